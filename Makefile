@@ -1,0 +1,40 @@
+# weft — the commands a newcomer needs: `make demo` and `make test`.
+.PHONY: all build deps test test-release test-tsan bench demo asan clean format
+
+all: build
+
+deps:
+	@scripts/deps
+
+build: deps
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release
+
+# Every test in the release build, then the ThreadSanitizer set (label "tsan").
+test: test-release test-tsan
+
+test-release: build
+	@ctest --preset release -j2
+
+test-tsan: deps
+	@cmake --preset tsan >/dev/null
+	@cmake --build --preset tsan
+	@ctest --preset tsan -L tsan -j2
+
+asan: deps
+	@cmake --preset asan >/dev/null
+	@cmake --build --preset asan
+	@ctest --preset asan -j2
+
+bench: build
+	@python3 bench/run_micro.py --build build
+
+# The main job. For now: the task-overhead microbenchmarks against libgomp and libomp.
+demo: build
+	@python3 bench/run_micro.py --build build --quick
+
+format:
+	@clang-format -i $$(git ls-files '*.cpp' '*.hpp' '*.h' '*.c')
+
+clean:
+	rm -rf build

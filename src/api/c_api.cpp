@@ -1,0 +1,348 @@
+// weft.h and the C++ API's entry points: argument checking, starting the
+// runtime on first use, and translating calls to the core.
+#include "../core/error.hpp"
+#include "../core/runtime.hpp"
+
+#include <weft/weft.h>
+#include <weft/weft.hpp>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <sched.h>
+#include <string>
+#include <vector>
+
+namespace weft {
+namespace {
+
+std::mutex g_start_lock;
+bool g_atexit_registered = false;
+
+int default_threads(int &out) {
+  if (const char *s = std::getenv("WEFT_NUM_THREADS"); s && *s) {
+    char *end = nullptr;
+    errno = 0;
+    long v = std::strtol(s, &end, 10);
+    if (errno || *end || v < 1 || v > kMaxWorkers)
+      return set_error(WEFT_EINVAL,
+                       "WEFT_NUM_THREADS=%s: not a thread count in [1, %d]", s,
+                       kMaxWorkers);
+    out = static_cast<int>(v);
+    return WEFT_OK;
+  }
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    out = CPU_COUNT(&set);
+  else
+    out = 1;
+  if (out < 1)
+    out = 1;
+  return WEFT_OK;
+}
+
+void shutdown_at_exit() {
+  worker *w = tl_worker;
+  runtime *rt = g_runtime.load(std::memory_order_acquire);
+  // Only the starting thread, outside tasks, may stop the runtime.
+  if (rt && w && w->id() == 0 && w->current() == w->root())
+    delete rt;
+}
+
+int start(int nthreads, const char *call) {
+  std::lock_guard<std::mutex> lk(g_start_lock);
+  if (runtime *rt = g_runtime.load(std::memory_order_acquire)) {
+    if (nthreads == 0 || nthreads == rt->nthreads())
+      return WEFT_OK;
+    return set_error(WEFT_ESTATE,
+                     "%s: weft already runs with %d threads (asked for %d); "
+                     "call weft_shutdown first",
+                     call, rt->nthreads(), nthreads);
+  }
+  if (nthreads < 0 || nthreads > kMaxWorkers)
+    return set_error(WEFT_EINVAL, "%s: num_threads is %d (must be in [0, %d])",
+                     call, nthreads, kMaxWorkers);
+  if (nthreads == 0)
+    if (int rc = default_threads(nthreads); rc != WEFT_OK)
+      return rc;
+  const char *e = std::getenv("WEFT_ENGINE");
+  std::string name = e && *e ? e : "sw";
+  std::unique_ptr<dependency_engine> engine = make_engine(name, nthreads);
+  if (!engine)
+    return set_error(WEFT_EINVAL, "WEFT_ENGINE=%s: unknown engine (known: %s)",
+                     name.c_str(), engine_names());
+  new runtime(nthreads, std::move(engine));
+  if (!g_atexit_registered) {
+    std::atexit(shutdown_at_exit);
+    g_atexit_registered = true;
+  }
+  return WEFT_OK;
+}
+
+// The calling thread's worker, starting the runtime on first use.
+int current_worker(const char *call, worker *&w) {
+  w = tl_worker;
+  if (w)
+    return WEFT_OK;
+  if (g_runtime.load(std::memory_order_acquire))
+    return set_error(WEFT_ETHREAD,
+                     "%s: called from a thread weft does not know (only the "
+                     "thread that started weft and tasks may call it)",
+                     call);
+  if (int rc = start(0, call); rc != WEFT_OK)
+    return rc;
+  w = tl_worker;
+  return WEFT_OK;
+}
+
+int check_deps(const char *call, const weft_dep *deps, int ndeps) {
+  if (ndeps < 0)
+    return set_error(WEFT_EINVAL, "%s: ndeps is %d (must be >= 0)", call,
+                     ndeps);
+  if (ndeps > 0 && !deps)
+    return set_error(WEFT_EINVAL, "%s: deps is NULL but ndeps is %d", call,
+                     ndeps);
+  for (int i = 0; i < ndeps; ++i) {
+    if (!deps[i].addr)
+      return set_error(WEFT_EINVAL, "%s: deps[%d].addr is NULL", call, i);
+    int m = deps[i].mode;
+    if (m < WEFT_IN || m > WEFT_MUTEXINOUTSET)
+      return set_error(WEFT_EINVAL,
+                       "%s: deps[%d].mode is %d (not in, out, inout, inoutset "
+                       "or mutexinoutset)",
+                       call, i, m);
+  }
+  return WEFT_OK;
+}
+
+// Where a task's copied argument lives: in the descriptor, in a second pool
+// block, or on the heap.
+void *payload_for(worker &w, task *t, std::size_t size) {
+  if (size <= kTaskInlinePayload)
+    return t->payload;
+  void *mem;
+  if (size <= kBlockSize) {
+    mem = w.pool().alloc();
+    t->flags |= TASK_PAYLOAD_POOL;
+  } else {
+    mem = std::aligned_alloc(16, (size + 15) & ~std::size_t(15));
+    if (!mem)
+      fatal("out of memory for a task argument of %zu bytes", size);
+    t->flags |= TASK_PAYLOAD_HEAP;
+  }
+  return mem;
+}
+
+int submit(worker &w, task *t, const weft_dep *deps, int ndeps, int prio) {
+  t->priority = prio;
+  return w.rt().spawn(w, t, deps, ndeps);
+}
+
+} // namespace
+
+// ---- C++ API entry points ---------------------------------------------------
+namespace detail {
+
+int task_create(const char *call, weft_task_fn fn, std::size_t size,
+                const weft_dep *deps, int ndeps, int priority, void **handle,
+                void **payload) {
+  worker *w;
+  if (int rc = current_worker(call, w); rc != WEFT_OK)
+    return rc;
+  if (int rc = check_deps(call, deps, ndeps); rc != WEFT_OK)
+    return rc;
+  if (priority < 0)
+    return set_error(WEFT_EINVAL, "%s: priority is %d (must be >= 0)", call,
+                     priority);
+  task *t = w->alloc_task(fn, nullptr);
+  t->arg = payload_for(*w, t, size);
+  *handle = t;
+  *payload = t->arg;
+  return WEFT_OK;
+}
+
+int task_submit(void *handle, const weft_dep *deps, int ndeps, int priority) {
+  return submit(*tl_worker, static_cast<task *>(handle), deps, ndeps,
+                priority);
+}
+
+void task_discard(void *handle) {
+  tl_worker->free_task(static_cast<task *>(handle));
+}
+
+std::exception_ptr take_exception() { return take_pending_exception(); }
+
+} // namespace detail
+} // namespace weft
+
+// ---- C API ------------------------------------------------------------------
+using namespace weft;
+
+extern "C" {
+
+int weft_init(int num_threads) { return start(num_threads, "weft_init"); }
+
+int weft_shutdown(void) {
+  std::lock_guard<std::mutex> lk(g_start_lock);
+  runtime *rt = g_runtime.load(std::memory_order_acquire);
+  if (!rt)
+    return WEFT_OK;
+  worker *w = tl_worker;
+  if (!w || w->id() != 0)
+    return set_error(WEFT_ESTATE, "weft_shutdown: must be called by the "
+                                  "thread that started weft");
+  if (w->current() != w->root())
+    return set_error(WEFT_ESTATE, "weft_shutdown: called from inside a task");
+  delete rt;
+  return WEFT_OK;
+}
+
+int weft_num_threads(void) {
+  if (runtime *rt = g_runtime.load(std::memory_order_acquire))
+    return rt->nthreads();
+  worker *w;
+  if (current_worker("weft_num_threads", w) != WEFT_OK)
+    return -1;
+  return w->rt().nthreads();
+}
+
+int weft_thread_id(void) { return tl_worker ? tl_worker->id() : -1; }
+
+int weft_spawn(weft_task_fn fn, void *arg, const weft_dep *deps, int ndeps) {
+  worker *w;
+  if (int rc = current_worker("weft_spawn", w); rc != WEFT_OK)
+    return rc;
+  if (!fn)
+    return set_error(WEFT_EINVAL, "weft_spawn: fn is NULL");
+  if (int rc = check_deps("weft_spawn", deps, ndeps); rc != WEFT_OK)
+    return rc;
+  return submit(*w, w->alloc_task(fn, arg), deps, ndeps, 0);
+}
+
+int weft_spawn_copy(weft_task_fn fn, const void *arg, size_t arg_size,
+                    const weft_dep *deps, int ndeps,
+                    const weft_task_attr *attr) {
+  worker *w;
+  if (int rc = current_worker("weft_spawn_copy", w); rc != WEFT_OK)
+    return rc;
+  if (!fn)
+    return set_error(WEFT_EINVAL, "weft_spawn_copy: fn is NULL");
+  if (!arg && arg_size > 0)
+    return set_error(WEFT_EINVAL, "weft_spawn_copy: arg is NULL but arg_size "
+                                  "is %zu",
+                     arg_size);
+  if (int rc = check_deps("weft_spawn_copy", deps, ndeps); rc != WEFT_OK)
+    return rc;
+  int prio = attr ? attr->priority : 0;
+  if (prio < 0)
+    return set_error(WEFT_EINVAL, "weft_spawn_copy: attr->priority is %d "
+                                  "(must be >= 0)",
+                     prio);
+  task *t = w->alloc_task(fn, nullptr);
+  t->arg = payload_for(*w, t, arg_size);
+  if (arg_size)
+    std::memcpy(t->arg, arg, arg_size);
+  return submit(*w, t, deps, ndeps, prio);
+}
+
+int weft_spawn_args(weft_args_fn fn, int nargs, void *const *args,
+                    const weft_dep_mode *types) {
+  worker *w;
+  if (int rc = current_worker("weft_spawn_args", w); rc != WEFT_OK)
+    return rc;
+  if (!fn)
+    return set_error(WEFT_EINVAL, "weft_spawn_args: fn is NULL");
+  if (nargs < 0)
+    return set_error(WEFT_EINVAL, "weft_spawn_args: nargs is %d (must be >= 0)",
+                     nargs);
+  if (nargs > 0 && (!args || !types))
+    return set_error(WEFT_EINVAL, "weft_spawn_args: %s is NULL but nargs is %d",
+                     !args ? "args" : "types", nargs);
+  weft_dep local[32];
+  std::vector<weft_dep> heap;
+  weft_dep *deps = local;
+  if (nargs > 32) {
+    heap.resize(nargs);
+    deps = heap.data();
+  }
+  int ndeps = 0;
+  for (int i = 0; i < nargs; ++i) {
+    int m = types[i];
+    if (m < WEFT_VALUE || m > WEFT_MUTEXINOUTSET)
+      return set_error(WEFT_EINVAL,
+                       "weft_spawn_args: types[%d] is %d (not a weft_dep_mode)",
+                       i, m);
+    if (m == WEFT_VALUE)
+      continue;
+    if (!args[i])
+      return set_error(WEFT_EINVAL,
+                       "weft_spawn_args: args[%d] is NULL but types[%d] makes "
+                       "it a dependence",
+                       i, i);
+    deps[ndeps++] = {args[i], static_cast<weft_dep_mode>(m)};
+  }
+  task *t = w->alloc_task(reinterpret_cast<weft_task_fn>(
+                              reinterpret_cast<void *>(fn)),
+                          nullptr);
+  t->flags |= TASK_ARGS;
+  std::size_t bytes = sizeof(void *) * static_cast<std::size_t>(nargs);
+  t->arg = payload_for(*w, t, bytes);
+  if (bytes)
+    std::memcpy(t->arg, args, bytes);
+  return submit(*w, t, deps, ndeps, 0);
+}
+
+int weft_taskwait(void) {
+  worker *w;
+  if (int rc = current_worker("weft_taskwait", w); rc != WEFT_OK)
+    return rc;
+  return w->rt().taskwait(*w);
+}
+
+int weft_taskwait_on(const void *addr) {
+  worker *w;
+  if (int rc = current_worker("weft_taskwait_on", w); rc != WEFT_OK)
+    return rc;
+  if (!addr)
+    return set_error(WEFT_EINVAL, "weft_taskwait_on: addr is NULL");
+  weft_dep d{addr, WEFT_INOUT};
+  return w->rt().taskwait_deps(*w, &d, 1);
+}
+
+int weft_taskwait_deps(const weft_dep *deps, int ndeps) {
+  worker *w;
+  if (int rc = current_worker("weft_taskwait_deps", w); rc != WEFT_OK)
+    return rc;
+  if (int rc = check_deps("weft_taskwait_deps", deps, ndeps); rc != WEFT_OK)
+    return rc;
+  return w->rt().taskwait_deps(*w, deps, ndeps);
+}
+
+int weft_taskgroup_begin(void) {
+  worker *w;
+  if (int rc = current_worker("weft_taskgroup_begin", w); rc != WEFT_OK)
+    return rc;
+  return w->rt().taskgroup_begin(*w);
+}
+
+int weft_taskgroup_end(void) {
+  worker *w;
+  if (int rc = current_worker("weft_taskgroup_end", w); rc != WEFT_OK)
+    return rc;
+  return w->rt().taskgroup_end(*w);
+}
+
+const char *weft_last_error(void) { return last_error(); }
+
+int weft_stats_get(weft_stats *out) {
+  if (!out)
+    return set_error(WEFT_EINVAL, "weft_stats_get: out is NULL");
+  worker *w;
+  if (int rc = current_worker("weft_stats_get", w); rc != WEFT_OK)
+    return rc;
+  *out = w->rt().stats();
+  return WEFT_OK;
+}
+
+} // extern "C"

@@ -1,0 +1,125 @@
+// A per-worker ready deque (Chase-Lev, in the C11 formulation of Le et al.,
+// PPoPP'13). The owner pushes and pops at the bottom without atomic
+// read-modify-writes except when one item is left; thieves take from the top
+// with one CAS. The owner keeps a cached copy of top so that a push does not
+// pull the thieves' cache line.
+#pragma once
+
+#include "task.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+namespace weft {
+
+class ready_deque {
+public:
+  explicit ready_deque(int64_t initial_capacity = 1024) {
+    array_.store(make_array(initial_capacity), std::memory_order_relaxed);
+  }
+  ~ready_deque() {
+    for (array *a : retired_)
+      std::free(a);
+    std::free(array_.load(std::memory_order_relaxed));
+  }
+  ready_deque(const ready_deque &) = delete;
+  ready_deque &operator=(const ready_deque &) = delete;
+
+  // Owner only.
+  void push(task *t) {
+    int64_t b = bottom_.load(std::memory_order_relaxed);
+    array *a = array_.load(std::memory_order_relaxed);
+    if (b - top_cache_ >= a->capacity) {
+      top_cache_ = top_.load(std::memory_order_acquire);
+      if (b - top_cache_ >= a->capacity)
+        a = grow(a, top_cache_, b);
+    }
+    a->slot[b & a->mask].store(t, std::memory_order_relaxed);
+    bottom_.store(b + 1, std::memory_order_release);
+  }
+
+  // Owner only: the most recently pushed task, or nullptr.
+  task *pop() {
+    int64_t b = bottom_.load(std::memory_order_relaxed) - 1;
+    array *a = array_.load(std::memory_order_relaxed);
+    bottom_.store(b, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    int64_t t = top_.load(std::memory_order_relaxed);
+    top_cache_ = t;
+    if (t > b) {
+      bottom_.store(b + 1, std::memory_order_relaxed);
+      return nullptr;
+    }
+    task *x = a->slot[b & a->mask].load(std::memory_order_relaxed);
+    if (t == b) {
+      if (!top_.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
+                                        std::memory_order_relaxed))
+        x = nullptr;
+      bottom_.store(b + 1, std::memory_order_relaxed);
+    }
+    return x;
+  }
+
+  // Any thread: the oldest task, or nullptr (empty or lost a race).
+  task *steal() {
+    int64_t t = top_.load(std::memory_order_acquire);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    int64_t b = bottom_.load(std::memory_order_acquire);
+    if (t >= b)
+      return nullptr;
+    array *a = array_.load(std::memory_order_acquire);
+    task *x = a->slot[t & a->mask].load(std::memory_order_relaxed);
+    if (!top_.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
+                                      std::memory_order_relaxed))
+      return nullptr;
+    return x;
+  }
+
+  // A racy hint, good enough to pick a victim or decide to sleep.
+  bool maybe_nonempty() const {
+    return bottom_.load(std::memory_order_relaxed) >
+           top_.load(std::memory_order_relaxed);
+  }
+
+private:
+  struct array {
+    int64_t capacity;
+    int64_t mask;
+    std::atomic<task *> slot[1];
+  };
+
+  static array *make_array(int64_t capacity) {
+    std::size_t bytes =
+        sizeof(array) + (capacity - 1) * sizeof(std::atomic<task *>);
+    auto *a = static_cast<array *>(std::malloc(bytes));
+    if (!a)
+      std::abort();
+    a->capacity = capacity;
+    a->mask = capacity - 1;
+    for (int64_t i = 0; i < capacity; ++i)
+      new (&a->slot[i]) std::atomic<task *>(nullptr);
+    return a;
+  }
+
+  array *grow(array *old, int64_t t, int64_t b) {
+    array *a = make_array(old->capacity * 2);
+    for (int64_t i = t; i < b; ++i)
+      a->slot[i & a->mask].store(
+          old->slot[i & old->mask].load(std::memory_order_relaxed),
+          std::memory_order_relaxed);
+    // Thieves may still read the old array: keep it until the deque dies.
+    retired_.push_back(old);
+    array_.store(a, std::memory_order_release);
+    return a;
+  }
+
+  alignas(64) std::atomic<int64_t> top_{0};
+  alignas(64) std::atomic<int64_t> bottom_{0};
+  int64_t top_cache_ = 0;
+  std::atomic<array *> array_{nullptr};
+  std::vector<array *> retired_;
+};
+
+} // namespace weft

@@ -1,0 +1,95 @@
+// The task descriptor: three cache lines from a per-thread pool. Line 0 is what
+// the creator writes and the executor reads (plus the words other threads
+// update: dependence counts, references, finished children); line 1 is the
+// task as a parent and as a predecessor; line 2 holds a small copied payload
+// and is only touched when a task carries one.
+#pragma once
+
+#include <weft/weft.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+
+namespace weft {
+
+struct taskgroup_state;
+struct succ_chunk;
+struct mutex_set;
+class dep_domain;
+
+enum task_flag : uint16_t {
+  TASK_ROOT = 1u << 0,     // a thread's implicit task; never freed
+  TASK_WAITER = 1u << 1,   // taskwait-depend pseudo task on a waiter's stack
+  TASK_PAYLOAD_POOL = 1u << 2, // arg points to an extra pool block
+  TASK_PAYLOAD_HEAP = 1u << 3, // arg points to malloc'ed memory
+  TASK_ARGS = 1u << 4,     // weft_spawn_args: fn is a weft_args_fn
+};
+
+// task::children packs the finished-children count with two flags and the id
+// of the worker waiting in taskwait (so the child that completes the wait can
+// wake exactly that worker without reading anything else of the parent).
+inline constexpr uint64_t kChildCountMask = (uint64_t(1) << 48) - 1;
+inline constexpr int kChildWaiterShift = 48;
+inline constexpr uint64_t kChildWaiterMask = uint64_t(0x3fff) << 48;
+inline constexpr uint64_t kChildWaiting = uint64_t(1) << 62;
+inline constexpr uint64_t kChildEnded = uint64_t(1) << 63;
+inline constexpr int kMaxWorkers = 0x3fff;
+
+// task::pending starts at this bias while the creator registers predecessors,
+// so that no predecessor's retirement can see zero before registration ends.
+inline constexpr int32_t kPendingBias = 1 << 30;
+
+// task::succ_state: number of registered successors | closed (retired).
+inline constexpr uint32_t kSuccClosed = 1u << 31;
+inline constexpr int kSuccInline = 2;
+
+inline constexpr std::size_t kTaskInlinePayload = 64;
+
+struct alignas(64) task {
+  // ---- line 0 ------------------------------------------------------------
+  weft_task_fn fn;
+  void *arg;
+  task *parent;
+  taskgroup_state *group;                 // innermost taskgroup this task counts in
+  std::atomic<uint64_t> children;   // finished children | flags (see above)
+  std::atomic<int32_t> pending;     // unfinished predecessors (+ bias)
+  std::atomic<int32_t> refs;        // execution + dependence-map references
+  std::atomic<uint32_t> succ_state; // successors registered | kSuccClosed
+  uint16_t flags;
+  uint16_t owner;                   // pool (worker) the descriptor came from
+  succ_chunk *succ_more;            // successors beyond the inline ones
+  // ---- line 1 ------------------------------------------------------------
+  task *succ_inline[kSuccInline];
+  uint64_t created;        // children created (written only by this task)
+  dep_domain *domain;      // engine state over this task's children
+  taskgroup_state *cur_group;    // innermost open taskgroup inside this task
+  std::atomic<std::exception_ptr *> exc; // first exception of a waited child
+  mutex_set *mutexes;      // mutexinoutset locks to hold while running
+  int32_t priority;        // weft_task_attr::priority
+  uint32_t engine_data;    // engine-private (hardware models' task ids)
+  // ---- line 2 ------------------------------------------------------------
+  alignas(16) unsigned char payload[kTaskInlinePayload];
+};
+static_assert(sizeof(task) == 192, "task descriptor must be three lines");
+static_assert(offsetof(task, succ_inline) == 64);
+static_assert(offsetof(task, payload) == 128);
+
+// Successor slots beyond the inline ones, one pool block each.
+inline constexpr int kSuccChunkSlots = 22;
+struct succ_chunk {
+  task *slot[kSuccChunkSlots];
+  succ_chunk *next;
+  succ_chunk *tail; // valid in the first chunk of a list
+};
+static_assert(sizeof(succ_chunk) <= sizeof(task));
+
+// A taskgroup: counts the tasks created in it and their descendants.
+struct taskgroup_state {
+  std::atomic<uint64_t> count{0}; // unfinished members | waiting flag/worker
+  taskgroup_state *outer = nullptr;
+  std::atomic<std::exception_ptr *> exc{nullptr};
+};
+
+} // namespace weft

@@ -1,0 +1,246 @@
+#include "worker.hpp"
+
+#include "runtime.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace weft {
+
+worker::worker(runtime &rt, int id, int nworkers)
+    : rt_(rt), id_(id), current_(&root_),
+      rng_(0x9e3779b97f4a7c15ull * (id + 1)),
+      pool_(static_cast<uint16_t>(id), nworkers) {
+  std::memset(static_cast<void *>(&root_), 0, sizeof(root_));
+  new (&root_) task{};
+  root_.flags = TASK_ROOT;
+  root_.owner = static_cast<uint16_t>(id);
+  root_.refs.store(1, std::memory_order_relaxed);
+}
+
+worker::~worker() = default;
+
+task *worker::alloc_task(weft_task_fn fn, void *arg) {
+  void *mem = pool_.alloc();
+  task *t = static_cast<task *>(mem);
+  // Explicit stores, not a constructor: the descriptor is recycled memory and
+  // every field the task path reads is set here.
+  t->fn = fn;
+  t->arg = arg;
+  t->parent = nullptr;
+  t->group = nullptr;
+  new (&t->children) std::atomic<uint64_t>(0);
+  new (&t->pending) std::atomic<int32_t>(0);
+  new (&t->refs) std::atomic<int32_t>(1);
+  new (&t->succ_state) std::atomic<uint32_t>(0);
+  t->flags = 0;
+  t->owner = static_cast<uint16_t>(id_);
+  t->succ_more = nullptr;
+  t->created = 0;
+  t->domain = nullptr;
+  t->cur_group = nullptr;
+  new (&t->exc) std::atomic<std::exception_ptr *>(nullptr);
+  t->mutexes = nullptr;
+  t->priority = 0;
+  t->engine_data = 0;
+  return t;
+}
+
+void worker::free_task(task *t) {
+  rt_.engine().task_free(*this, t);
+  if (t->flags & TASK_PAYLOAD_POOL)
+    pool_.release(t->arg, t->owner, rt_.pools());
+  else if (t->flags & TASK_PAYLOAD_HEAP)
+    std::free(t->arg);
+  if (std::exception_ptr *e = t->exc.load(std::memory_order_acquire)) {
+    // A child threw after this task ended and nobody can wait for it now.
+    try {
+      std::rethrow_exception(*e);
+    } catch (const std::exception &x) {
+      std::fprintf(stderr,
+                   "weft: an exception thrown by a task was never waited "
+                   "for: %s\n",
+                   x.what());
+    } catch (...) {
+      std::fprintf(stderr, "weft: an exception thrown by a task was never "
+                           "waited for\n");
+    }
+    delete e;
+  }
+  pool_.release(t, t->owner, rt_.pools());
+}
+
+void worker::push_ready(task *t) {
+  if (t->priority > 0) {
+    rt_.push_priority(t);
+  } else {
+    deque_.push(t);
+  }
+  // Pairs with the sleeper's seq_cst increment of num_sleeping followed by
+  // its look at the deques: one of the two sees the other.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (rt_.num_sleeping().load(std::memory_order_relaxed) > 0)
+    rt_.wake_one();
+}
+
+void worker::make_ready(task *t) {
+  if (t->flags & TASK_WAITER) {
+    signal_waiter(t);
+    return;
+  }
+  if (in_retire_ && !immediate_ && t->priority <= 0) {
+    immediate_ = t;
+    return;
+  }
+  push_ready(t);
+}
+
+void worker::signal_waiter(task *t) {
+  // The waiter lives on the waiting thread's stack: read what we need first,
+  // the store below lets it return.
+  int wid = static_cast<int>(reinterpret_cast<intptr_t>(t->arg));
+  t->children.store(1, std::memory_order_seq_cst);
+  rt_.wake(wid);
+}
+
+void worker::record_exception(task *t, std::exception_ptr e) {
+  std::atomic<std::exception_ptr *> &slot =
+      t->group ? t->group->exc : t->parent->exc;
+  auto *p = new std::exception_ptr(std::move(e));
+  std::exception_ptr *expected = nullptr;
+  if (!slot.compare_exchange_strong(expected, p, std::memory_order_acq_rel))
+    delete p; // the first exception wins, as for OpenMP's cancellation
+}
+
+void worker::execute(task *t) {
+  task *prev = current_;
+  current_ = t;
+  try {
+    if (t->flags & TASK_ARGS)
+      reinterpret_cast<weft_args_fn>(reinterpret_cast<void *>(t->fn))(
+          static_cast<void **>(t->arg));
+    else
+      t->fn(t->arg);
+  } catch (...) {
+    record_exception(t, std::current_exception());
+  }
+  current_ = prev;
+  finish(t);
+}
+
+void worker::finish(task *t) {
+  if (t->cur_group) {
+    std::fprintf(stderr, "weft: a task returned with an open taskgroup "
+                         "(weft_taskgroup_begin without weft_taskgroup_end)\n");
+    std::abort();
+  }
+  dependency_engine &eng = rt_.engine();
+  if (t->domain)
+    eng.task_end(*this, t);
+  // An exception of a child this task never waited for goes to our waiter.
+  if (std::exception_ptr *e = t->exc.exchange(nullptr)) {
+    record_exception(t, *e);
+    delete e;
+  }
+
+  in_retire_ = true;
+  eng.retire(*this, t);
+  in_retire_ = false;
+
+  worker_counters::bump(c_.finished);
+  if (taskgroup_state *g = t->group) {
+    uint64_t v = g->count.fetch_sub(1, std::memory_order_seq_cst) - 1;
+    if ((v & kChildWaiting) && (v & kChildCountMask) == 0)
+      rt_.wake(static_cast<int>((v & kChildWaiterMask) >> kChildWaiterShift));
+  }
+  task *p = t->parent;
+  uint64_t v = p->children.fetch_add(1, std::memory_order_seq_cst) + 1;
+  if (v & kChildWaiting)
+    rt_.wake(static_cast<int>((v & kChildWaiterMask) >> kChildWaiterShift));
+  if ((v & kChildEnded) && (v & kChildCountMask) == p->created)
+    release_ref(p); // we were the parent's last child and it has ended
+
+  // Our own execution reference: with children still running, the last of
+  // them releases it (see above).
+  if (t->created == 0) {
+    release_ref(t);
+  } else {
+    uint64_t c = t->children.fetch_or(kChildEnded, std::memory_order_seq_cst);
+    if ((c & kChildCountMask) == t->created)
+      release_ref(t);
+  }
+}
+
+void worker::run_chain(task *t) {
+  execute(t);
+  while (task *n = immediate_) {
+    immediate_ = nullptr;
+    worker_counters::bump(c_.immediate);
+    execute(n);
+  }
+}
+
+task *worker::steal() {
+  int n = rt_.nthreads();
+  if (n == 1)
+    return nullptr;
+  rng_ ^= rng_ << 13;
+  rng_ ^= rng_ >> 7;
+  rng_ ^= rng_ << 17;
+  int start = static_cast<int>(rng_ % static_cast<uint64_t>(n));
+  for (int i = 0; i < n; ++i) {
+    int v = start + i < n ? start + i : start + i - n;
+    if (v == id_)
+      continue;
+    worker &victim = rt_.worker_at(v);
+    if (!victim.deque_.maybe_nonempty())
+      continue;
+    if (task *t = victim.deque_.steal()) {
+      worker_counters::bump(c_.steals);
+      return t;
+    }
+  }
+  return nullptr;
+}
+
+task *worker::find_work() {
+  if (task *t = immediate_) {
+    immediate_ = nullptr;
+    return t;
+  }
+  if (rt_.has_priority_tasks())
+    if (task *t = rt_.pop_priority())
+      return t;
+  if (task *t = deque_.pop())
+    return t;
+  dependency_engine &eng = rt_.engine();
+  if (eng.holds_ready_tasks())
+    if (task *t = eng.fetch(*this))
+      return t;
+  return steal();
+}
+
+bool worker::work_visible() const {
+  if (rt_.has_priority_tasks())
+    return true;
+  for (int i = 0; i < rt_.nthreads(); ++i)
+    if (rt_.worker_at(i).deque_.maybe_nonempty())
+      return true;
+  return false;
+}
+
+bool worker::help_once() {
+  if (task *t = find_work()) {
+    run_chain(t);
+    return true;
+  }
+  return false;
+}
+
+void worker::run_loop() {
+  wait_until([this] { return rt_.stopping(); });
+}
+
+} // namespace weft

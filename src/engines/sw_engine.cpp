@@ -1,0 +1,377 @@
+#include "sw_engine.hpp"
+
+#include "../core/error.hpp"
+#include "../core/runtime.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+
+namespace weft {
+
+namespace {
+
+access access_of(weft_dep_mode m) {
+  switch (m) {
+  case WEFT_IN:
+    return access::in;
+  case WEFT_OUT:
+  case WEFT_INOUT:
+    return access::out;
+  case WEFT_INOUTSET:
+    return access::inoutset;
+  case WEFT_MUTEXINOUTSET:
+    return access::mutexinoutset;
+  default:
+    fatal("sw engine: dependence mode %d reached the engine", (int)m);
+  }
+}
+
+// Successor slot i of t (0 <= i < registered successors).
+constexpr int kChunkSlots = 21;
+struct chunk {
+  task *slot[kChunkSlots];
+  chunk *next;
+  chunk *tail;
+  uint64_t owner;
+};
+static_assert(sizeof(chunk) <= kBlockSize);
+
+chunk *first_chunk(task *t) { return reinterpret_cast<chunk *>(t->succ_more); }
+
+} // namespace
+
+sw_engine::sw_engine(int nworkers) : pw_(nworkers) {}
+
+sw_engine::~sw_engine() {
+  for (per_worker &p : pw_)
+    for (dep_domain *d : p.spare_domains)
+      delete d;
+}
+
+dep_domain *sw_engine::domain_of(worker &w, task *parent) {
+  if (parent->domain)
+    return parent->domain;
+  std::vector<dep_domain *> &spare = pw_[w.id()].spare_domains;
+  dep_domain *d;
+  if (spare.empty()) {
+    d = new dep_domain;
+  } else {
+    d = spare.back();
+    spare.pop_back();
+  }
+  parent->domain = d;
+  return d;
+}
+
+// Single producer (the parent's thread); the retiring thread closes the list
+// with one fetch_or and then reads only the slots registered before it.
+bool sw_engine::add_successor(worker &w, task *pred, task *succ) {
+  uint32_t s = pred->succ_state.load(std::memory_order_acquire);
+  if (s & kSuccClosed)
+    return false;
+  if (s < static_cast<uint32_t>(kSuccInline)) {
+    pred->succ_inline[s] = succ;
+  } else {
+    uint32_t k = s - kSuccInline;
+    chunk *c;
+    if (k % kChunkSlots == 0) {
+      c = static_cast<chunk *>(w.pool().alloc());
+      c->next = nullptr;
+      c->owner = static_cast<uint64_t>(w.id());
+      chunk *first = first_chunk(pred);
+      if (!first) {
+        pred->succ_more = reinterpret_cast<succ_chunk *>(c);
+        c->tail = c;
+      } else {
+        first->tail->next = c;
+        first->tail = c;
+      }
+    } else {
+      c = first_chunk(pred)->tail;
+    }
+    c->slot[k % kChunkSlots] = succ;
+  }
+  return pred->succ_state.compare_exchange_strong(
+      s, s + 1, std::memory_order_release, std::memory_order_relaxed);
+}
+
+void sw_engine::link(worker &w, linker &l, task *pred) {
+  if (pred == l.last || pred == l.t)
+    return;
+  l.last = pred;
+  if (add_successor(w, pred, l.t)) {
+    ++l.npreds;
+    ++pw_[w.id()].edges;
+  }
+}
+
+void sw_engine::apply(worker &w, dep_entry &e, access acc, linker &l,
+                      int ndeps, int &used) {
+  task *t = l.t;
+  if (e.cur_n > 0 && e.cur(e.cur_n - 1) == t) {
+    // The task names this address twice: the stronger access wins.
+    if (e.kind == acc || e.kind == access::out)
+      return;
+    --e.cur_n; // leave the stage (its reference is recounted below)
+    --used;
+    acc = access::out;
+  }
+  if (acc != access::out && acc == e.kind && e.cur_n > 0) {
+    // Join the current concurrent stage: order after the stage before it.
+    for (uint32_t i = 0; i < e.prev_n; ++i)
+      link(w, l, e.prev(i));
+    if (e.cur_n == 1 + e.cur_more_cap) {
+      // Full: first forget members that have retired, then grow.
+      uint32_t keep = 0;
+      for (uint32_t i = 0; i < e.cur_n; ++i) {
+        task *m = e.cur(i);
+        if (m->succ_state.load(std::memory_order_acquire) & kSuccClosed) {
+          w.release_ref(m);
+          continue;
+        }
+        if (keep == 0)
+          e.cur_one = m;
+        else
+          e.cur_more[keep - 1] = m;
+        ++keep;
+      }
+      e.cur_n = keep;
+      if (keep == 0) {
+        e.cur_one = t;
+        e.cur_n = 1;
+        ++used;
+        goto mutex;
+      }
+      if (e.cur_n == 1 + e.cur_more_cap) {
+        uint32_t cap = e.cur_more_cap ? e.cur_more_cap * 2 : 4;
+        auto *more = static_cast<task **>(
+            std::realloc(e.cur_more, cap * sizeof(task *)));
+        if (!more)
+          fatal("out of memory growing a reader set to %u tasks", cap);
+        e.cur_more = more;
+        e.cur_more_cap = cap;
+      }
+    }
+    if (e.cur_n == 0)
+      e.cur_one = t;
+    else
+      e.cur_more[e.cur_n - 1] = t;
+    ++e.cur_n;
+    ++used;
+  } else {
+    // A new stage after every member of the current one.
+    for (uint32_t i = 0; i < e.cur_n; ++i)
+      link(w, l, e.cur(i));
+    dep_domain::drop_prev(e, w);
+    if (acc == access::out) {
+      for (uint32_t i = 0; i < e.cur_n; ++i)
+        w.release_ref(e.cur(i));
+    } else if (e.cur_n > 0) {
+      // The current stage becomes the one joiners must follow.
+      e.prev_one = e.cur_one;
+      e.prev_n = e.cur_n;
+      if (e.cur_n > 1) {
+        e.prev_more = e.cur_more;
+        e.cur_more = nullptr;
+        e.cur_more_cap = 0;
+      }
+    }
+    e.cur_one = t;
+    e.cur_n = 1;
+    e.kind = acc;
+    ++used;
+    if (e.mx) {
+      if (e.mx->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+        delete e.mx;
+      e.mx = nullptr;
+    }
+    if (acc == access::mutexinoutset) {
+      e.mx = new mutex_group;
+      e.mx->addr = e.addr;
+    }
+  }
+mutex:
+  if (acc == access::mutexinoutset) {
+    if (!t->mutexes) {
+      void *mem = std::malloc(sizeof(mutex_set) +
+                              (ndeps - 1) * sizeof(mutex_group *));
+      if (!mem)
+        fatal("out of memory for a mutexinoutset set");
+      t->mutexes = new (mem) mutex_set;
+    }
+    e.mx->refs.fetch_add(1, std::memory_order_relaxed);
+    t->mutexes->g[t->mutexes->n++] = e.mx;
+  }
+}
+
+submit_result sw_engine::submit(worker &w, task *parent, task *t,
+                                const weft_dep *deps, int ndeps) {
+  if (ndeps == 0)
+    return submit_result::ready;
+  per_worker &p = pw_[w.id()];
+  p.deps += static_cast<uint64_t>(ndeps);
+  dep_domain *dom = domain_of(w, parent);
+
+  t->pending.store(kPendingBias, std::memory_order_relaxed);
+  linker l{t};
+  int used = 0;
+  for (int i = 0; i < ndeps; ++i) {
+    dep_entry &e =
+        dom->find_or_insert(reinterpret_cast<uintptr_t>(deps[i].addr), w);
+    apply(w, e, access_of(deps[i].mode), l, ndeps, used);
+  }
+  if (dom->size() > p.peak_entries)
+    p.peak_entries = dom->size();
+  // One reference for running, one per map slot naming the task. Nobody
+  // else touches refs before the task runs, which needs pending to reach 0.
+  t->refs.store(1 + used, std::memory_order_relaxed);
+  if (mutex_set *m = t->mutexes)
+    std::sort(m->g, m->g + m->n, [](mutex_group *a, mutex_group *b) {
+      return a->addr < b->addr;
+    });
+
+  if (l.npreds > 0) {
+    int32_t add = l.npreds - kPendingBias;
+    if (t->pending.fetch_add(add, std::memory_order_acq_rel) + add != 0)
+      return submit_result::pending;
+  } else {
+    t->pending.store(0, std::memory_order_relaxed);
+  }
+  if (t->mutexes && !acquire_mutexes(t))
+    return submit_result::pending;
+  return submit_result::ready;
+}
+
+void sw_engine::release(worker &w, task *t) {
+  if (t->pending.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return;
+  if (t->mutexes && !acquire_mutexes(t))
+    return;
+  w.make_ready(t);
+}
+
+void sw_engine::retire(worker &w, task *t) {
+  uint32_t n = t->succ_state.fetch_or(kSuccClosed, std::memory_order_acq_rel);
+  if (t->mutexes)
+    release_mutexes(w, t);
+  uint32_t inl = n < static_cast<uint32_t>(kSuccInline) ? n : kSuccInline;
+  for (uint32_t i = 0; i < inl; ++i)
+    release(w, t->succ_inline[i]);
+  uint32_t rest = n - inl;
+  for (chunk *c = first_chunk(t); rest > 0; c = c->next) {
+    uint32_t k = rest < kChunkSlots ? rest : kChunkSlots;
+    for (uint32_t i = 0; i < k; ++i)
+      release(w, c->slot[i]);
+    rest -= k;
+  }
+}
+
+// Acquire the task's mutexinoutset locks in address order (so that no two
+// tasks wait for each other); a task that finds one held waits in that
+// lock's queue and continues when it is handed over.
+bool sw_engine::acquire_mutexes(task *t) {
+  mutex_set *m = t->mutexes;
+  while (m->acquired < m->n) {
+    mutex_group *g = m->g[m->acquired];
+    std::lock_guard<std::mutex> lk(g->lock);
+    if (g->held) {
+      g->waiters.push_back(t);
+      return false;
+    }
+    g->held = true;
+    ++m->acquired;
+  }
+  return true;
+}
+
+void sw_engine::release_mutexes(worker &w, task *t) {
+  mutex_set *m = t->mutexes;
+  for (uint32_t i = m->n; i-- > 0;) {
+    mutex_group *g = m->g[i];
+    task *next = nullptr;
+    {
+      std::lock_guard<std::mutex> lk(g->lock);
+      if (g->next_waiter < g->waiters.size())
+        next = g->waiters[g->next_waiter++];
+      else
+        g->held = false; // hand over keeps it held
+    }
+    if (next) {
+      ++next->mutexes->acquired;
+      if (acquire_mutexes(next))
+        w.make_ready(next);
+    }
+  }
+}
+
+bool sw_engine::wait_deps(worker &w, task *parent, task *waiter,
+                          const weft_dep *deps, int ndeps) {
+  dep_domain *dom = parent->domain;
+  if (!dom)
+    return false;
+  waiter->pending.store(kPendingBias, std::memory_order_relaxed);
+  linker l{waiter};
+  for (int i = 0; i < ndeps; ++i) {
+    dep_entry *e = dom->find(reinterpret_cast<uintptr_t>(deps[i].addr));
+    if (!e || e->cur_n == 0)
+      continue;
+    access acc = access_of(deps[i].mode);
+    if (acc != access::out && acc == e->kind)
+      for (uint32_t j = 0; j < e->prev_n; ++j)
+        link(w, l, e->prev(j));
+    else
+      for (uint32_t j = 0; j < e->cur_n; ++j)
+        link(w, l, e->cur(j));
+  }
+  if (l.npreds == 0)
+    return false;
+  int32_t add = l.npreds - kPendingBias;
+  return waiter->pending.fetch_add(add, std::memory_order_acq_rel) + add != 0;
+}
+
+void sw_engine::children_done(worker &w, task *parent) {
+  parent->domain->clear(w);
+}
+
+void sw_engine::task_end(worker &w, task *parent) {
+  dep_domain *d = parent->domain;
+  parent->domain = nullptr;
+  d->clear(w);
+  pw_[w.id()].spare_domains.push_back(d);
+}
+
+void sw_engine::task_free(worker &w, task *t) {
+  for (chunk *c = first_chunk(t); c;) {
+    chunk *next = c->next;
+    w.pool().release(c, static_cast<uint16_t>(c->owner), w.rt().pools());
+    c = next;
+  }
+  if (mutex_set *m = t->mutexes) {
+    for (uint32_t i = 0; i < m->n; ++i)
+      if (m->g[i]->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+        delete m->g[i];
+    std::free(m);
+  }
+}
+
+void sw_engine::add_stats(engine_stats &out) const {
+  for (const per_worker &p : pw_) {
+    out.deps_submitted += p.deps;
+    out.edges += p.edges;
+    if (p.peak_entries > out.peak_map_entries)
+      out.peak_map_entries = p.peak_entries;
+  }
+}
+
+// ---------------------------------------------------------------------------
+std::unique_ptr<dependency_engine> make_engine(const std::string &name,
+                                               int nworkers) {
+  if (name == "sw")
+    return std::make_unique<sw_engine>(nworkers);
+  return nullptr;
+}
+
+const char *engine_names() { return "sw"; }
+
+} // namespace weft

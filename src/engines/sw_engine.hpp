@@ -1,0 +1,57 @@
+// The software dependency engine `sw`. Readiness is tracked per task: a
+// count of unfinished predecessors and a list of successors. Dependence
+// lookup uses the parent's dep_domain (no locks: only the parent's thread
+// touches it); the only shared writes are one CAS per predecessor link and
+// one decrement per successor at retirement.
+#pragma once
+
+#include "dependence_map.hpp"
+#include "engine.hpp"
+
+#include <vector>
+
+namespace weft {
+
+class sw_engine final : public dependency_engine {
+public:
+  explicit sw_engine(int nworkers);
+  ~sw_engine() override;
+
+  const char *name() const override { return "sw"; }
+  submit_result submit(worker &w, task *parent, task *t, const weft_dep *deps,
+                       int ndeps) override;
+  void retire(worker &w, task *t) override;
+  bool wait_deps(worker &w, task *parent, task *waiter, const weft_dep *deps,
+                 int ndeps) override;
+  void children_done(worker &w, task *parent) override;
+  void task_end(worker &w, task *parent) override;
+  void task_free(worker &w, task *t) override;
+  void add_stats(engine_stats &out) const override;
+
+private:
+  struct alignas(64) per_worker {
+    uint64_t deps = 0;
+    uint64_t edges = 0;
+    uint64_t peak_entries = 0;
+    std::vector<dep_domain *> spare_domains;
+  };
+  // The predecessors being linked to one new task.
+  struct linker {
+    task *t;
+    task *last = nullptr; // consecutive duplicates are linked once
+    int32_t npreds = 0;
+  };
+
+  void link(worker &w, linker &l, task *pred);
+  bool add_successor(worker &w, task *pred, task *succ);
+  void apply(worker &w, dep_entry &e, access acc, linker &l, int ndeps,
+             int &used);
+  void release(worker &w, task *t);
+  bool acquire_mutexes(task *t);
+  void release_mutexes(worker &w, task *t);
+  dep_domain *domain_of(worker &w, task *parent);
+
+  std::vector<per_worker> pw_;
+};
+
+} // namespace weft
