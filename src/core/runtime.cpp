@@ -20,6 +20,7 @@ inline constexpr uint64_t kThrottleCheckEvery = 64;
 
 runtime::runtime(int nthreads, std::unique_ptr<dependency_engine> engine)
     : engine_(std::move(engine)) {
+  asymmetric_fence_init();
   workers_.reserve(nthreads);
   pools_.reserve(nthreads);
   for (int i = 0; i < nthreads; ++i) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../engines/engine.hpp"
+#include "fence.hpp"
 #include "worker.hpp"
 
 #include <weft/weft.h>
@@ -75,7 +76,7 @@ template <class Cond> void worker::sleep_unless(Cond cond) {
   uint32_t seen = sleep_word_.load(std::memory_order_acquire);
   sleeping_.store(true, std::memory_order_seq_cst);
   rt_.num_sleeping().fetch_add(1, std::memory_order_seq_cst);
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  heavy_fence(); // pairs with light_fence() in push_ready
   if (!cond()) {
     worker_counters::bump(c_.sleeps);
     futex_wait(sleep_word_, seen);
@@ -95,6 +96,10 @@ template <class Done> void worker::wait_until(Done done) {
     if (task *t = find_work()) {
       run_chain(t);
       idle = 0;
+      continue;
+    }
+    if (unflushed_) {
+      flush_finished_children();
       continue;
     }
     ++idle;

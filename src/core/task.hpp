@@ -25,6 +25,7 @@ enum task_flag : uint16_t {
   TASK_PAYLOAD_POOL = 1u << 2, // arg points to an extra pool block
   TASK_PAYLOAD_HEAP = 1u << 3, // arg points to malloc'ed memory
   TASK_ARGS = 1u << 4,     // weft_spawn_args: fn is a weft_args_fn
+  TASK_NO_SUCCESSORS = 1u << 5, // set by the engine: no task can follow it
 };
 
 // task::children packs the finished-children count with two flags and the id

@@ -1,5 +1,6 @@
 #include "worker.hpp"
 
+#include "fence.hpp"
 #include "runtime.hpp"
 
 #include <cstdio>
@@ -78,9 +79,9 @@ void worker::push_ready(task *t) {
   } else {
     deque_.push(t);
   }
-  // Pairs with the sleeper's seq_cst increment of num_sleeping followed by
-  // its look at the deques: one of the two sees the other.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // Pairs with the sleeper's heavy_fence between announcing itself in
+  // num_sleeping and its last look at the deques.
+  light_fence();
   if (rt_.num_sleeping().load(std::memory_order_relaxed) > 0)
     rt_.wake_one();
 }
@@ -140,10 +141,11 @@ void worker::finish(task *t) {
   if (t->domain)
     eng.task_end(*this, t);
   // An exception of a child this task never waited for goes to our waiter.
-  if (std::exception_ptr *e = t->exc.exchange(nullptr)) {
-    record_exception(t, *e);
-    delete e;
-  }
+  if (t->exc.load(std::memory_order_relaxed))
+    if (std::exception_ptr *e = t->exc.exchange(nullptr)) {
+      record_exception(t, *e);
+      delete e;
+    }
 
   in_retire_ = true;
   eng.retire(*this, t);
@@ -155,15 +157,10 @@ void worker::finish(task *t) {
     if ((v & kChildWaiting) && (v & kChildCountMask) == 0)
       rt_.wake(static_cast<int>((v & kChildWaiterMask) >> kChildWaiterShift));
   }
-  task *p = t->parent;
-  uint64_t v = p->children.fetch_add(1, std::memory_order_seq_cst) + 1;
-  if (v & kChildWaiting)
-    rt_.wake(static_cast<int>((v & kChildWaiterMask) >> kChildWaiterShift));
-  if ((v & kChildEnded) && (v & kChildCountMask) == p->created)
-    release_ref(p); // we were the parent's last child and it has ended
+  count_finished_child(t->parent);
 
   // Our own execution reference: with children still running, the last of
-  // them releases it (see above).
+  // them releases it (see flush_finished_children).
   if (t->created == 0) {
     release_ref(t);
   } else {
@@ -171,6 +168,28 @@ void worker::finish(task *t) {
     if ((c & kChildCountMask) == t->created)
       release_ref(t);
   }
+}
+
+void worker::count_finished_child(task *p) {
+  if (p != unflushed_parent_) {
+    flush_finished_children();
+    unflushed_parent_ = p;
+  }
+  ++unflushed_;
+}
+
+void worker::flush_finished_children() {
+  task *p = unflushed_parent_;
+  uint64_t n = unflushed_;
+  if (n == 0)
+    return;
+  unflushed_ = 0;
+  unflushed_parent_ = nullptr;
+  uint64_t v = p->children.fetch_add(n, std::memory_order_seq_cst) + n;
+  if (v & kChildWaiting)
+    rt_.wake(static_cast<int>((v & kChildWaiterMask) >> kChildWaiterShift));
+  if ((v & kChildEnded) && (v & kChildCountMask) == p->created)
+    release_ref(p); // the parent has ended and these were its last children
 }
 
 void worker::run_chain(task *t) {

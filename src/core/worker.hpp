@@ -42,9 +42,11 @@ public:
 
   // A fresh descriptor from this worker's pool, owned by the caller.
   task *alloc_task(weft_task_fn fn, void *arg);
-  // Drop one reference; the last one frees the descriptor.
+  // Drop one reference; the last one frees the descriptor. References are
+  // only ever given at submission, so seeing 1 means ours is the last.
   void release_ref(task *t) {
-    if (t->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    if (t->refs.load(std::memory_order_acquire) == 1 ||
+        t->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
       free_task(t);
   }
   void free_task(task *t);
@@ -76,12 +78,19 @@ private:
   void finish(task *t);
   void record_exception(task *t, std::exception_ptr e);
   void signal_waiter(task *t);
+  void count_finished_child(task *parent);
+  void flush_finished_children();
 
   runtime &rt_;
   int id_;
   task *current_;
   task *immediate_ = nullptr;
   bool in_retire_ = false;
+  // Finished children of one parent not yet added to its counter: a worker
+  // finishing many siblings in a row pays one atomic, not one per task
+  // (Phentos' private retirement counters). Flushed before the worker idles.
+  task *unflushed_parent_ = nullptr;
+  uint64_t unflushed_ = 0;
   uint64_t rng_;
   ready_deque deque_;
   task_pool pool_;

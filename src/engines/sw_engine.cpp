@@ -207,8 +207,11 @@ mutex:
 
 submit_result sw_engine::submit(worker &w, task *parent, task *t,
                                 const weft_dep *deps, int ndeps) {
-  if (ndeps == 0)
+  if (ndeps == 0) {
+    // Never in a dependence map, so no task can ever name it a predecessor.
+    t->flags |= TASK_NO_SUCCESSORS;
     return submit_result::ready;
+  }
   per_worker &p = pw_[w.id()];
   p.deps += static_cast<uint64_t>(ndeps);
   dep_domain *dom = domain_of(w, parent);
@@ -252,6 +255,8 @@ void sw_engine::release(worker &w, task *t) {
 }
 
 void sw_engine::retire(worker &w, task *t) {
+  if (t->flags & TASK_NO_SUCCESSORS)
+    return;
   uint32_t n = t->succ_state.fetch_or(kSuccClosed, std::memory_order_acq_rel);
   if (t->mutexes)
     release_mutexes(w, t);
