@@ -1,8 +1,10 @@
 // A per-worker ready deque (Chase-Lev, in the C11 formulation of Le et al.,
 // PPoPP'13). The owner pushes and pops at the bottom without atomic
 // read-modify-writes except when one item is left; thieves take from the top
-// with one CAS. The owner keeps a cached copy of top so that a push does not
-// pull the thieves' cache line.
+// with one CAS. What the owner reads on every push (its copy of bottom, a
+// cached top, the array) sits on a line of its own: thieves keep pulling the
+// line of bottom_, and a load from it would wait behind the owner's own
+// pending store.
 #pragma once
 
 #include "task.hpp"
@@ -29,7 +31,7 @@ public:
 
   // Owner only.
   void push(task *t) {
-    int64_t b = bottom_.load(std::memory_order_relaxed);
+    int64_t b = bottom_local_;
     array *a = array_.load(std::memory_order_relaxed);
     if (b - top_cache_ >= a->capacity) {
       top_cache_ = top_.load(std::memory_order_acquire);
@@ -38,11 +40,14 @@ public:
     }
     a->slot[b & a->mask].store(t, std::memory_order_relaxed);
     bottom_.store(b + 1, std::memory_order_release);
+    bottom_local_ = b + 1;
   }
 
   // Owner only: the most recently pushed task, or nullptr.
   task *pop() {
-    int64_t b = bottom_.load(std::memory_order_relaxed) - 1;
+    int64_t b = bottom_local_ - 1;
+    if (b < top_cache_)
+      return nullptr; // empty: thieves only ever make it emptier
     array *a = array_.load(std::memory_order_relaxed);
     bottom_.store(b, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -52,12 +57,15 @@ public:
       bottom_.store(b + 1, std::memory_order_relaxed);
       return nullptr;
     }
+    bottom_local_ = b;
     task *x = a->slot[b & a->mask].load(std::memory_order_relaxed);
     if (t == b) {
       if (!top_.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
                                         std::memory_order_relaxed))
         x = nullptr;
       bottom_.store(b + 1, std::memory_order_relaxed);
+      bottom_local_ = b + 1;
+      top_cache_ = b + 1; // we or a thief took the last item
     }
     return x;
   }
@@ -115,9 +123,10 @@ private:
     return a;
   }
 
-  alignas(64) std::atomic<int64_t> top_{0};
-  alignas(64) std::atomic<int64_t> bottom_{0};
-  int64_t top_cache_ = 0;
+  alignas(64) std::atomic<int64_t> top_{0};    // written by thieves
+  alignas(64) std::atomic<int64_t> bottom_{0}; // written by the owner
+  alignas(64) int64_t bottom_local_ = 0;       // the owner's copy of bottom_
+  int64_t top_cache_ = 0;                      // <= top_, owner only
   std::atomic<array *> array_{nullptr};
   std::vector<array *> retired_;
 };

@@ -15,8 +15,8 @@ thread_local worker *tl_worker = nullptr;
 // A parent with more unfinished children than this per thread runs ready
 // tasks itself before creating more (bounds memory and the dependence map,
 // as libgomp's task throttling does).
-inline constexpr uint64_t kThrottlePerThread = 1024;
-inline constexpr uint64_t kThrottleCheckEvery = 64;
+inline constexpr uint64_t kThrottlePerThread = 64;
+inline constexpr uint64_t kThrottleCheckEvery = 16;
 
 runtime::runtime(int nthreads, std::unique_ptr<dependency_engine> engine)
     : engine_(std::move(engine)) {

@@ -69,7 +69,7 @@ struct alignas(64) task {
   std::atomic<std::exception_ptr *> exc; // first exception of a waited child
   mutex_set *mutexes;      // mutexinoutset locks to hold while running
   int32_t priority;        // weft_task_attr::priority
-  uint32_t engine_data;    // engine-private (hardware models' task ids)
+  uint32_t engine_data;    // engine-private (sw: map slots naming the task)
   // ---- line 2 ------------------------------------------------------------
   alignas(16) unsigned char payload[kTaskInlinePayload];
 };

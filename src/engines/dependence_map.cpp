@@ -9,7 +9,7 @@
 namespace weft {
 
 namespace {
-constexpr uint32_t kMinCapacity = 64;
+constexpr uint32_t kMinCapacity = 128;
 constexpr uint32_t kShrinkAbove = 4096;
 
 bool retired(const task *t) {
@@ -32,7 +32,12 @@ void release_mutex_group(mutex_group *g) {
 }
 } // namespace
 
-dep_domain::dep_domain() { allocate(kMinCapacity); }
+void map_release(task *t, worker &w) {
+  if (--t->engine_data == 0)
+    w.release_ref(t);
+}
+
+dep_domain::dep_domain() : log_(kLogSlack * 4) { allocate(kMinCapacity); }
 
 dep_domain::~dep_domain() { std::free(slots_); }
 
@@ -48,9 +53,12 @@ void dep_domain::allocate(uint32_t capacity) {
 }
 
 void dep_domain::drop_prev(dep_entry &e, worker &w) {
+  if (e.prev_n == 0)
+    return;
   for (uint32_t i = 0; i < e.prev_n; ++i)
-    w.release_ref(e.prev(i));
-  std::free(e.prev_more);
+    map_release(e.prev(i), w);
+  if (e.prev_more)
+    std::free(e.prev_more);
   e.prev_more = nullptr;
   e.prev_one = nullptr;
   e.prev_n = 0;
@@ -58,32 +66,60 @@ void dep_domain::drop_prev(dep_entry &e, worker &w) {
 
 void dep_domain::drop(dep_entry &e, worker &w) {
   for (uint32_t i = 0; i < e.cur_n; ++i)
-    w.release_ref(e.cur(i));
-  std::free(e.cur_more);
+    map_release(e.cur(i), w);
+  if (e.cur_more)
+    std::free(e.cur_more);
   drop_prev(e, w);
-  release_mutex_group(e.mx);
-  e = dep_entry{};
+  if (e.mx)
+    release_mutex_group(e.mx);
+  e.addr = 0;
 }
 
-void dep_domain::rebuild(worker &w) {
+void dep_domain::collect_oldest(worker &w) {
+  std::size_t mask = log_.size() - 1;
+  if (log_size() > kPrefetchAhead)
+    __builtin_prefetch(log_[(log_head_ + kPrefetchAhead) & mask].t);
+  log_record r = log_[log_head_++ & mask];
+  for (uint32_t i = slot_of(r.addr);; i = (i + 1) & mask_) {
+    dep_entry &e = slots_[i];
+    if (e.addr == 0)
+      return; // deleted by a clear() since: nothing to do
+    if (e.addr != r.addr)
+      continue;
+    if (entry_dead(e)) {
+      drop(e, w);
+      erase_slot(i);
+    } else {
+      log_insert(r.addr, e.cur_one);
+    }
+    return;
+  }
+}
+
+// Backward-shift deletion: move later members of the probe run into the
+// hole so that every entry stays reachable from its home slot.
+void dep_domain::erase_slot(uint32_t i) {
+  uint32_t j = i;
+  for (;;) {
+    j = (j + 1) & mask_;
+    if (slots_[j].addr == 0)
+      break;
+    uint32_t k = slot_of(slots_[j].addr);
+    bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+    if (stays)
+      continue;
+    slots_[i] = slots_[j];
+    i = j;
+  }
+  slots_[i].addr = 0;
+  --used_;
+}
+
+void dep_domain::grow() {
   dep_entry *old = slots_;
   uint32_t old_cap = mask_ + 1;
-  uint32_t live = 0;
-  for (uint32_t i = 0; i < old_cap; ++i) {
-    if (i + 4 < old_cap && old[i + 4].addr)
-      __builtin_prefetch(old[i + 4].cur_one);
-    dep_entry &e = old[i];
-    if (!e.addr)
-      continue;
-    if (entry_dead(e))
-      drop(e, w);
-    else
-      ++live;
-  }
-  uint32_t cap = kMinCapacity;
-  while (cap < live * 4)
-    cap *= 2;
-  allocate(cap);
+  uint32_t live = used_;
+  allocate(old_cap * 2);
   for (uint32_t i = 0; i < old_cap; ++i) {
     if (!old[i].addr)
       continue;
@@ -96,7 +132,18 @@ void dep_domain::rebuild(worker &w) {
   std::free(old);
 }
 
+void dep_domain::grow_log() {
+  std::vector<log_record> bigger(log_.size() * 2);
+  std::size_t n = log_size();
+  for (std::size_t i = 0; i < n; ++i)
+    bigger[i] = log_[(log_head_ + i) & (log_.size() - 1)];
+  log_.swap(bigger);
+  log_head_ = 0;
+  log_tail_ = n;
+}
+
 void dep_domain::clear(worker &w) {
+  log_head_ = log_tail_ = 0;
   if (used_ == 0)
     return;
   uint32_t cap = mask_ + 1;

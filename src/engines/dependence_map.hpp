@@ -1,9 +1,11 @@
 // The sw engine's per-parent dependence map: address -> the tasks that last
 // accessed it. Only the thread running the parent touches it (dependences
 // exist only among siblings), so it takes no locks. An open-addressing table
-// (linear probing) of one-cache-line entries; entries whose tasks have all
-// retired are dropped when the table fills, so it stays about as large as
-// the number of unfinished accesses.
+// (linear probing, backward-shift deletion) of one-cache-line entries, plus a
+// FIFO log of inserted addresses: each insertion looks at the oldest records
+// and deletes their entries once every task in them has retired (live ones go
+// back to the end of the log). The table thus stays a few times the number of
+// unfinished accesses, without sweeps.
 #pragma once
 
 #include "../core/task.hpp"
@@ -57,6 +59,11 @@ struct dep_entry {
 };
 static_assert(sizeof(dep_entry) <= 64);
 
+// The map holds one reference on a task however many slots name it; the
+// number of slots is task::engine_data, written only by the parent's thread.
+// map_release forgets one slot.
+void map_release(task *t, worker &w);
+
 class dep_domain {
 public:
   dep_domain();
@@ -74,11 +81,13 @@ public:
     }
   }
 
-  // The entry for addr, created empty (kind none) if absent. May drop dead
-  // entries and rehash: pointers to other entries are then invalid.
+  // The entry for addr, created empty (kind none) if absent. May delete dead
+  // entries and grow: pointers to other entries are then invalid.
   dep_entry &find_or_insert(uintptr_t addr, worker &w) {
-    if (used_ >= (mask_ + 1) / 2)
-      rebuild(w);
+    if (log_size() > kLogSlack) {
+      collect_oldest(w);
+      collect_oldest(w);
+    }
     uint32_t i = slot_of(addr);
     for (;; i = (i + 1) & mask_) {
       dep_entry &e = slots_[i];
@@ -87,11 +96,25 @@ public:
       if (e.addr == 0)
         break;
     }
+    if (used_ + 1 > (mask_ + 1) / 2) {
+      grow();
+      i = slot_of(addr);
+      while (slots_[i].addr)
+        i = (i + 1) & mask_;
+    }
     dep_entry &e = slots_[i];
     e = dep_entry{};
     e.addr = addr;
     ++used_;
     return e;
+  }
+
+  // Log that `t` now appears in the entry for addr (called once per entry
+  // created, after the task is placed in it).
+  void log_insert(uintptr_t addr, task *t) {
+    if (log_tail_ - log_head_ == log_.size())
+      grow_log();
+    log_[log_tail_++ & (log_.size() - 1)] = {addr, t};
   }
 
   // Release every entry (all children have finished, or no more will come).
@@ -103,12 +126,25 @@ public:
   static void drop_prev(dep_entry &e, worker &w);
 
 private:
+  struct log_record {
+    uintptr_t addr;
+    task *t; // a task of the entry when logged: only a prefetch hint
+  };
+  static constexpr std::size_t kLogSlack = 64;
+  static constexpr std::size_t kPrefetchAhead = 8;
+
   uint32_t slot_of(uintptr_t addr) const {
     return static_cast<uint32_t>((addr * 0x9E3779B97F4A7C15ull) >> shift_);
   }
-  void rebuild(worker &w);
-  void allocate(uint32_t capacity);
+  std::size_t log_size() const { return log_tail_ - log_head_; }
+  void collect_oldest(worker &w);
+  void erase_slot(uint32_t i);
+  void grow();
+  void grow_log();
+  void allocate(uint32_t capacity); // a zeroed table
 
+  std::vector<log_record> log_; // ring buffer, power-of-two size
+  std::size_t log_head_ = 0, log_tail_ = 0;
   dep_entry *slots_ = nullptr;
   uint32_t mask_ = 0;
   uint32_t shift_ = 64;

@@ -107,14 +107,14 @@ void sw_engine::link(worker &w, linker &l, task *pred) {
 }
 
 void sw_engine::apply(worker &w, dep_entry &e, access acc, linker &l,
-                      int ndeps, int &used) {
+                      int ndeps) {
   task *t = l.t;
   if (e.cur_n > 0 && e.cur(e.cur_n - 1) == t) {
     // The task names this address twice: the stronger access wins.
     if (e.kind == acc || e.kind == access::out)
       return;
-    --e.cur_n; // leave the stage (its reference is recounted below)
-    --used;
+    --e.cur_n; // leave the stage, to join again below as a writer
+    --t->engine_data;
     acc = access::out;
   }
   if (acc != access::out && acc == e.kind && e.cur_n > 0) {
@@ -127,7 +127,7 @@ void sw_engine::apply(worker &w, dep_entry &e, access acc, linker &l,
       for (uint32_t i = 0; i < e.cur_n; ++i) {
         task *m = e.cur(i);
         if (m->succ_state.load(std::memory_order_acquire) & kSuccClosed) {
-          w.release_ref(m);
+          map_release(m, w);
           continue;
         }
         if (keep == 0)
@@ -140,7 +140,7 @@ void sw_engine::apply(worker &w, dep_entry &e, access acc, linker &l,
       if (keep == 0) {
         e.cur_one = t;
         e.cur_n = 1;
-        ++used;
+        ++t->engine_data;
         goto mutex;
       }
       if (e.cur_n == 1 + e.cur_more_cap) {
@@ -158,7 +158,7 @@ void sw_engine::apply(worker &w, dep_entry &e, access acc, linker &l,
     else
       e.cur_more[e.cur_n - 1] = t;
     ++e.cur_n;
-    ++used;
+    ++t->engine_data;
   } else {
     // A new stage after every member of the current one.
     for (uint32_t i = 0; i < e.cur_n; ++i)
@@ -166,7 +166,7 @@ void sw_engine::apply(worker &w, dep_entry &e, access acc, linker &l,
     dep_domain::drop_prev(e, w);
     if (acc == access::out) {
       for (uint32_t i = 0; i < e.cur_n; ++i)
-        w.release_ref(e.cur(i));
+        map_release(e.cur(i), w);
     } else if (e.cur_n > 0) {
       // The current stage becomes the one joiners must follow.
       e.prev_one = e.cur_one;
@@ -180,7 +180,7 @@ void sw_engine::apply(worker &w, dep_entry &e, access acc, linker &l,
     e.cur_one = t;
     e.cur_n = 1;
     e.kind = acc;
-    ++used;
+    ++t->engine_data;
     if (e.mx) {
       if (e.mx->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
         delete e.mx;
@@ -218,17 +218,20 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
 
   t->pending.store(kPendingBias, std::memory_order_relaxed);
   linker l{t};
-  int used = 0;
   for (int i = 0; i < ndeps; ++i) {
-    dep_entry &e =
-        dom->find_or_insert(reinterpret_cast<uintptr_t>(deps[i].addr), w);
-    apply(w, e, access_of(deps[i].mode), l, ndeps, used);
+    auto addr = reinterpret_cast<uintptr_t>(deps[i].addr);
+    dep_entry &e = dom->find_or_insert(addr, w);
+    bool fresh = e.kind == access::none;
+    apply(w, e, access_of(deps[i].mode), l, ndeps);
+    if (fresh)
+      dom->log_insert(addr, t);
   }
   if (dom->size() > p.peak_entries)
     p.peak_entries = dom->size();
-  // One reference for running, one per map slot naming the task. Nobody
-  // else touches refs before the task runs, which needs pending to reach 0.
-  t->refs.store(1 + used, std::memory_order_relaxed);
+  // One reference for running, one for the map (task::engine_data counts
+  // its slots). Nobody else touches refs before the task runs, which needs
+  // pending to reach 0.
+  t->refs.store(t->engine_data ? 2 : 1, std::memory_order_relaxed);
   if (mutex_set *m = t->mutexes)
     std::sort(m->g, m->g + m->n, [](mutex_group *a, mutex_group *b) {
       return a->addr < b->addr;

@@ -44,8 +44,7 @@ private:
 
   void link(worker &w, linker &l, task *pred);
   bool add_successor(worker &w, task *pred, task *succ);
-  void apply(worker &w, dep_entry &e, access acc, linker &l, int ndeps,
-             int &used);
+  void apply(worker &w, dep_entry &e, access acc, linker &l, int ndeps);
   void release(worker &w, task *t);
   bool acquire_mutexes(task *t);
   void release_mutexes(worker &w, task *t);
