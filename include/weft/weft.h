@@ -125,6 +125,7 @@ WEFT_API const char *weft_last_error(void);
 typedef struct weft_stats {
   uint64_t tasks_spawned;
   uint64_t tasks_run;
+  uint64_t tasks_undeferred; /* run at once by their creator (throttling) */
   uint64_t deps_submitted;   /* dependences offered to the engine */
   uint64_t edges;            /* predecessor -> successor links made */
   uint64_t steals;
@@ -133,7 +134,7 @@ typedef struct weft_stats {
   uint64_t engine_full;      /* submits answered "full" (back-pressure) */
   uint64_t peak_map_entries; /* largest per-parent dependence map seen */
   uint64_t modelled_cycles;  /* hardware cycles the engine models (0 for sw) */
-  char engine[16];
+  char engine[16];           /* NUL-terminated engine name */
 } weft_stats;
 
 /* Totals since the runtime started. With WEFT_STATS=1 they are printed to

@@ -74,16 +74,11 @@ template <class F> void run_closure(void *p) {
   (*f)();
 }
 
-inline void collect(weft_dep *, int &, int &) {}
-template <class... Rest>
-void collect(weft_dep *d, int &n, int &prio, dep first, Rest... rest) {
-  d[n++] = {first.addr, first.mode};
-  collect(d, n, prio, rest...);
+inline void collect(weft_dep *d, int &n, int &, dep x) {
+  d[n++] = {x.addr, x.mode};
 }
-template <class... Rest>
-void collect(weft_dep *d, int &n, int &prio, priority p, Rest... rest) {
+inline void collect(weft_dep *, int &, int &prio, priority p) {
   prio = p.value;
-  collect(d, n, prio, rest...);
 }
 } // namespace detail
 
@@ -98,10 +93,10 @@ template <class... Args> void spawn(Args &&...args) {
                 "weft::spawn: the last argument must be callable with no "
                 "arguments");
   static_assert(alignof(F) <= 16, "weft::spawn: closure over-aligned");
-  weft_dep deps[sizeof...(Args)];
+  weft_dep deps[sizeof...(Args)] = {};
   int n = 0, prio = 0;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    detail::collect(deps, n, prio, std::get<I>(all)...);
+    (detail::collect(deps, n, prio, std::get<I>(all)), ...);
   }(std::make_index_sequence<last>{});
   void *handle = nullptr, *mem = nullptr;
   detail::check(detail::task_create("weft::spawn", &detail::run_closure<F>,

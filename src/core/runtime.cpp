@@ -91,6 +91,24 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
   ++parent->created;
   worker_counters::bump(w.counters().spawned);
 
+  uint64_t limit = kThrottlePerThread * static_cast<uint64_t>(nthreads());
+  if (parent->created % kThrottleCheckEvery == 0) {
+    w.flush_finished_children();
+    uint64_t unfinished =
+        parent->created -
+        (parent->children.load(std::memory_order_acquire) & kChildCountMask);
+    w.throttled_ = unfinished > limit ? parent : nullptr;
+  }
+  if (w.throttled_ == parent && t->priority <= 0 &&
+      engine_->ready_now(w, parent, deps, ndeps)) {
+    // Plenty of queued work already: run it here and now (libgomp does the
+    // same). It ends before any later sibling is submitted, so nothing
+    // needs to be recorded for it.
+    worker_counters::bump(w.counters().undeferred);
+    w.run_undeferred(t);
+    return WEFT_OK;
+  }
+
   submit_result r;
   while ((r = engine_->submit(w, parent, t, deps, ndeps)) ==
          submit_result::full) {
@@ -102,9 +120,10 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
   if (r == submit_result::ready)
     w.push_ready(t);
 
-  if (parent->created % kThrottleCheckEvery == 0) {
-    uint64_t limit = kThrottlePerThread * static_cast<uint64_t>(nthreads());
-    auto unfinished = [parent] {
+  if (w.throttled_ == parent) {
+    // Still too much: run ready tasks until half of it is done.
+    auto unfinished = [&w, parent] {
+      w.flush_finished_children();
       return parent->created -
              (parent->children.load(std::memory_order_acquire) &
               kChildCountMask);
@@ -256,6 +275,7 @@ weft_stats runtime::stats() const {
     s.immediate_successors += c.immediate.load(std::memory_order_relaxed);
     s.sleeps += c.sleeps.load(std::memory_order_relaxed);
     s.engine_full += c.full.load(std::memory_order_relaxed);
+    s.tasks_undeferred += c.undeferred.load(std::memory_order_relaxed);
   }
   engine_stats es;
   engine_->add_stats(es);
@@ -271,11 +291,13 @@ void runtime::print_stats() const {
   weft_stats s = stats();
   std::fprintf(stderr,
                "weft stats: engine=%s threads=%d tasks=%llu run=%llu "
-               "deps=%llu edges=%llu steals=%llu immediate=%llu sleeps=%llu "
+               "undeferred=%llu deps=%llu edges=%llu steals=%llu immediate=%llu "
+               "sleeps=%llu "
                "full=%llu peak_map=%llu modelled_cycles=%llu\n",
                s.engine, const_cast<runtime *>(this)->nthreads(),
                (unsigned long long)s.tasks_spawned,
                (unsigned long long)s.tasks_run,
+               (unsigned long long)s.tasks_undeferred,
                (unsigned long long)s.deps_submitted,
                (unsigned long long)s.edges, (unsigned long long)s.steals,
                (unsigned long long)s.immediate_successors,

@@ -20,7 +20,7 @@ class runtime;
 // Single-writer counters: only the owning worker writes, anyone may read.
 struct worker_counters {
   std::atomic<uint64_t> spawned{0}, finished{0}, steals{0}, immediate{0},
-      sleeps{0}, full{0};
+      sleeps{0}, full{0}, undeferred{0};
   static void bump(std::atomic<uint64_t> &c) {
     c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
@@ -67,6 +67,13 @@ public:
 
   // Runs t, then the chain of immediate successors it leaves behind.
   void run_chain(task *t);
+  // Runs a task that was never submitted to the engine (undeferred).
+  void run_undeferred(task *t) {
+    t->flags |= TASK_NO_SUCCESSORS;
+    execute(t);
+  }
+  // Add this worker's pending finished-children counts to their parent.
+  void flush_finished_children();
 
 private:
   friend class runtime;
@@ -79,7 +86,6 @@ private:
   void record_exception(task *t, std::exception_ptr e);
   void signal_waiter(task *t);
   void count_finished_child(task *parent);
-  void flush_finished_children();
 
   runtime &rt_;
   int id_;
@@ -91,6 +97,8 @@ private:
   // (Phentos' private retirement counters). Flushed before the worker idles.
   task *unflushed_parent_ = nullptr;
   uint64_t unflushed_ = 0;
+  // The parent that had too many unfinished children at its last check.
+  task *throttled_ = nullptr;
   uint64_t rng_;
   ready_deque deque_;
   task_pool pool_;

@@ -45,6 +45,16 @@ public:
   virtual submit_result submit(worker &w, task *parent, task *t,
                                const weft_dep *deps, int ndeps) = 0;
 
+  // Would a task with these deps, submitted now, be ready? When the core
+  // answers yes it may run the task at once in the creating thread without
+  // submitting it (undeferred, as libgomp does when too many tasks are
+  // queued): it has finished before any later sibling is submitted. Engines
+  // that must see every task (the hardware models) keep the default.
+  virtual bool ready_now(worker &, task * /*parent*/, const weft_dep *,
+                         int /*ndeps*/) {
+    return false;
+  }
+
   // Engines with their own ready queue return true and implement fetch.
   virtual bool holds_ready_tasks() const { return false; }
   virtual task *fetch(worker &) { return nullptr; }

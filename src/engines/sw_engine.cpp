@@ -249,6 +249,37 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
   return submit_result::ready;
 }
 
+bool sw_engine::ready_now(worker &, task *parent, const weft_dep *deps,
+                          int ndeps) {
+  dep_domain *dom = parent->domain;
+  for (int i = 0; i < ndeps; ++i) {
+    access acc = access_of(deps[i].mode);
+    if (acc == access::mutexinoutset)
+      return false; // would need the stage's lock
+    if (!dom)
+      continue;
+    dep_entry *e = dom->find(reinterpret_cast<uintptr_t>(deps[i].addr));
+    if (!e || e->cur_n == 0)
+      continue;
+    auto retired = [](task *m) {
+      return m->succ_state.load(std::memory_order_acquire) & kSuccClosed;
+    };
+    // The members a submitted task would follow (see apply): the stage
+    // before a concurrent stage it joins, else the current stage (whose
+    // members follow the stage before them).
+    if (acc != access::out && acc == e->kind) {
+      for (uint32_t j = 0; j < e->prev_n; ++j)
+        if (!retired(e->prev(j)))
+          return false;
+    } else {
+      for (uint32_t j = 0; j < e->cur_n; ++j)
+        if (!retired(e->cur(j)))
+          return false;
+    }
+  }
+  return true;
+}
+
 void sw_engine::release(worker &w, task *t) {
   if (t->pending.fetch_sub(1, std::memory_order_acq_rel) != 1)
     return;

@@ -20,6 +20,8 @@ public:
   const char *name() const override { return "sw"; }
   submit_result submit(worker &w, task *parent, task *t, const weft_dep *deps,
                        int ndeps) override;
+  bool ready_now(worker &w, task *parent, const weft_dep *deps,
+                 int ndeps) override;
   void retire(worker &w, task *t) override;
   bool wait_deps(worker &w, task *parent, task *waiter, const weft_dep *deps,
                  int ndeps) override;
