@@ -51,6 +51,9 @@ void shutdown_at_exit() {
 }
 
 int start(int nthreads, const char *call) {
+  if (nthreads < 0 || nthreads > kMaxWorkers)
+    return set_error(WEFT_EINVAL, "%s: num_threads is %d (must be in [0, %d])",
+                     call, nthreads, kMaxWorkers);
   std::lock_guard<std::mutex> lk(g_start_lock);
   if (runtime *rt = g_runtime.load(std::memory_order_acquire)) {
     if (nthreads == 0 || nthreads == rt->nthreads())
@@ -60,9 +63,6 @@ int start(int nthreads, const char *call) {
                      "call weft_shutdown first",
                      call, rt->nthreads(), nthreads);
   }
-  if (nthreads < 0 || nthreads > kMaxWorkers)
-    return set_error(WEFT_EINVAL, "%s: num_threads is %d (must be in [0, %d])",
-                     call, nthreads, kMaxWorkers);
   if (nthreads == 0)
     if (int rc = default_threads(nthreads); rc != WEFT_OK)
       return rc;
@@ -96,6 +96,15 @@ int current_worker(const char *call, worker *&w) {
   return WEFT_OK;
 }
 
+// A caller's mode as the int it passed: an out-of-range value must be
+// reported, and loading it as the enum type would already be undefined.
+static_assert(sizeof(weft_dep_mode) == sizeof(int));
+int raw_mode(const weft_dep_mode *m) {
+  int v;
+  std::memcpy(&v, m, sizeof v);
+  return v;
+}
+
 int check_deps(const char *call, const weft_dep *deps, int ndeps) {
   if (ndeps < 0)
     return set_error(WEFT_EINVAL, "%s: ndeps is %d (must be >= 0)", call,
@@ -106,7 +115,7 @@ int check_deps(const char *call, const weft_dep *deps, int ndeps) {
   for (int i = 0; i < ndeps; ++i) {
     if (!deps[i].addr)
       return set_error(WEFT_EINVAL, "%s: deps[%d].addr is NULL", call, i);
-    int m = deps[i].mode;
+    int m = raw_mode(&deps[i].mode);
     if (m < WEFT_IN || m > WEFT_MUTEXINOUTSET)
       return set_error(WEFT_EINVAL,
                        "%s: deps[%d].mode is %d (not in, out, inout, inoutset "
@@ -268,7 +277,7 @@ int weft_spawn_args(weft_args_fn fn, int nargs, void *const *args,
   }
   int ndeps = 0;
   for (int i = 0; i < nargs; ++i) {
-    int m = types[i];
+    int m = raw_mode(&types[i]);
     if (m < WEFT_VALUE || m > WEFT_MUTEXINOUTSET)
       return set_error(WEFT_EINVAL,
                        "weft_spawn_args: types[%d] is %d (not a weft_dep_mode)",

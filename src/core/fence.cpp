@@ -24,9 +24,11 @@ void asymmetric_fence_init() {
 }
 
 void heavy_fence() {
+#if !defined(__SANITIZE_THREAD__)
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (g_membarrier)
     membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
+#endif
 }
 
 } // namespace weft

@@ -3,7 +3,9 @@
 // sleep: announce it, then look for work) pays membarrier(2), which runs a
 // full barrier on every thread of the process. Either the pusher sees the
 // sleeper or the sleeper sees the task. Without membarrier (old kernels,
-// seccomp) or under ThreadSanitizer both sides use seq_cst fences.
+// seccomp) both sides use seq_cst fences. ThreadSanitizer supports neither:
+// there the paired operations themselves are seq_cst (kPublishOrder) and the
+// fences do nothing.
 #pragma once
 
 #include <atomic>
@@ -14,9 +16,14 @@ namespace weft {
 void asymmetric_fence_init();
 extern bool g_membarrier;
 
+#if defined(__SANITIZE_THREAD__)
+inline constexpr std::memory_order kPublishOrder = std::memory_order_seq_cst;
+#else
+inline constexpr std::memory_order kPublishOrder = std::memory_order_release;
+#endif
+
 inline void light_fence() {
 #if defined(__SANITIZE_THREAD__)
-  std::atomic_thread_fence(std::memory_order_seq_cst);
 #else
   if (g_membarrier)
     std::atomic_signal_fence(std::memory_order_seq_cst);

@@ -7,6 +7,7 @@
 // pending store.
 #pragma once
 
+#include "fence.hpp"
 #include "task.hpp"
 
 #include <atomic>
@@ -39,7 +40,7 @@ public:
         a = grow(a, top_cache_, b);
     }
     a->slot[b & a->mask].store(t, std::memory_order_relaxed);
-    bottom_.store(b + 1, std::memory_order_release);
+    bottom_.store(b + 1, kPublishOrder);
     bottom_local_ = b + 1;
   }
 
@@ -49,12 +50,13 @@ public:
     if (b < top_cache_)
       return nullptr; // empty: thieves only ever make it emptier
     array *a = array_.load(std::memory_order_relaxed);
-    bottom_.store(b, std::memory_order_relaxed);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    int64_t t = top_.load(std::memory_order_relaxed);
+    // Announce the take before looking at top: a seq_cst store then a
+    // seq_cst load (the C11 version's relaxed store + fence + relaxed load).
+    bottom_.store(b, std::memory_order_seq_cst);
+    int64_t t = top_.load(std::memory_order_seq_cst);
     top_cache_ = t;
     if (t > b) {
-      bottom_.store(b + 1, std::memory_order_relaxed);
+      bottom_.store(b + 1, kPublishOrder);
       return nullptr;
     }
     bottom_local_ = b;
@@ -63,7 +65,7 @@ public:
       if (!top_.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
                                         std::memory_order_relaxed))
         x = nullptr;
-      bottom_.store(b + 1, std::memory_order_relaxed);
+      bottom_.store(b + 1, kPublishOrder);
       bottom_local_ = b + 1;
       top_cache_ = b + 1; // we or a thief took the last item
     }
@@ -72,9 +74,8 @@ public:
 
   // Any thread: the oldest task, or nullptr (empty or lost a race).
   task *steal() {
-    int64_t t = top_.load(std::memory_order_acquire);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    int64_t b = bottom_.load(std::memory_order_acquire);
+    int64_t t = top_.load(std::memory_order_seq_cst);
+    int64_t b = bottom_.load(std::memory_order_seq_cst);
     if (t >= b)
       return nullptr;
     array *a = array_.load(std::memory_order_acquire);
@@ -87,8 +88,8 @@ public:
 
   // A racy hint, good enough to pick a victim or decide to sleep.
   bool maybe_nonempty() const {
-    return bottom_.load(std::memory_order_relaxed) >
-           top_.load(std::memory_order_relaxed);
+    return bottom_.load(std::memory_order_seq_cst) >
+           top_.load(std::memory_order_seq_cst);
   }
 
 private:

@@ -92,14 +92,13 @@ inline constexpr int kYieldRounds = 8;
 
 template <class Done> void worker::wait_until(Done done) {
   int idle = 0;
+  // Our own finished-children counts may be what done() waits for.
+  flush_finished_children();
   while (!done()) {
     if (task *t = find_work()) {
       run_chain(t);
-      idle = 0;
-      continue;
-    }
-    if (unflushed_) {
       flush_finished_children();
+      idle = 0;
       continue;
     }
     ++idle;

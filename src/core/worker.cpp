@@ -1,5 +1,6 @@
 #include "worker.hpp"
 
+#include "error.hpp"
 #include "fence.hpp"
 #include "runtime.hpp"
 
@@ -82,7 +83,7 @@ void worker::push_ready(task *t) {
   // Pairs with the sleeper's heavy_fence between announcing itself in
   // num_sleeping and its last look at the deques.
   light_fence();
-  if (rt_.num_sleeping().load(std::memory_order_relaxed) > 0)
+  if (rt_.num_sleeping().load(std::memory_order_seq_cst) > 0)
     rt_.wake_one();
 }
 
@@ -132,11 +133,9 @@ void worker::execute(task *t) {
 }
 
 void worker::finish(task *t) {
-  if (t->cur_group) {
-    std::fprintf(stderr, "weft: a task returned with an open taskgroup "
-                         "(weft_taskgroup_begin without weft_taskgroup_end)\n");
-    std::abort();
-  }
+  if (t->cur_group)
+    fatal("a task returned with an open taskgroup (weft_taskgroup_begin "
+          "without weft_taskgroup_end)");
   dependency_engine &eng = rt_.engine();
   if (t->domain)
     eng.task_end(*this, t);

@@ -1,0 +1,155 @@
+// micro_weft — the task-overhead microbenchmarks (issue 2) written with
+// weft's C API (weft_init, weft_spawn with a weft_dep array, weft_taskwait,
+// weft_shutdown); the OpenMP twin is micro_omp.c, same workloads, same CLI,
+// same JSON record ("runtime": "weft", plus "engine" from weft_stats_get).
+//
+// Workloads (docs/benchmarks.md):
+//   task-free   T independent tasks, each with N inout dependences on
+//               addresses unique to that task (&buf[i*N + k], k < N), then
+//               one taskwait. Creation + scheduling + retirement with no
+//               ordering between tasks (Picos paper, Task-Free).
+//   task-chain  T tasks, each with N inout dependences on the same N
+//               addresses (&buf[k], k < N): every task depends on the
+//               previous one; then one taskwait (Picos paper, Task-Chain).
+//               With N = 0 it is task-free with N = 0.
+//   emptytask   chains of 1000 tasks, each adding 1 to a shared counter with
+//               inout on it (so each depends on the previous), a taskwait
+//               after each chain, T/1000 chains (Nexus++ paper, emptytask).
+// Task bodies: task-free (and task-chain N = 0) adds 1 to its own slot of a
+// volatile array; task-chain N > 0 stores its predecessor's slot + 1 into its
+// own, which checks the order; emptytask adds 1 to the volatile counter. Each
+// repetition is checked (micro_check) and the program aborts with a message
+// when a result is wrong.
+//
+// Timing: CLOCK_MONOTONIC from just before the first weft_spawn to the end of
+// the final weft_taskwait, per repetition, on the thread that called
+// weft_init(P) (worker 0, as the OpenMP single thread); runtime start and
+// shutdown are not timed; one untimed warm-up repetition first. ns_per_task
+// = elapsed / T; the printed ns_per_task is the median over the repetitions.
+//
+// CLI: micro_weft --pattern task-free|task-chain|emptytask --deps N (0..15)
+//      --tasks T (200000) --reps R (5) --threads P
+#include <weft/weft.h>
+
+#include "micro_common.h"
+
+namespace {
+
+void check_rc(int rc, const char *what) {
+  if (rc != WEFT_OK)
+    micro_die("%s failed (%d): %s", what, rc, weft_last_error());
+}
+
+// task-free (and task-chain with 0 deps): add 1 to the task's own slot.
+void free_body(void *arg) {
+  volatile int *d = static_cast<volatile int *>(arg);
+  *d = *d + 1;
+}
+
+// task-chain with deps: the predecessor's slot + 1.
+void chain_body(void *arg) {
+  volatile int *d = static_cast<volatile int *>(arg);
+  d[0] = d[-1] + 1;
+}
+
+// emptytask: one addition on the shared counter.
+void empty_body(void *arg) {
+  volatile long *c = static_cast<volatile long *>(arg);
+  *c = *c + 1;
+}
+
+void run_task_free(int n, long tasks, long *buf, int *done) {
+  weft_dep deps[MICRO_MAX_DEPS];
+  for (long i = 0; i < tasks; i++) {
+    long *b = buf + i * n;
+    for (int k = 0; k < n; k++)
+      deps[k] = weft_dep{b + k, WEFT_INOUT};
+    int rc = weft_spawn(free_body, done + i + 1, n ? deps : nullptr, n);
+    if (rc != WEFT_OK)
+      check_rc(rc, "weft_spawn (task-free)");
+  }
+  check_rc(weft_taskwait(), "weft_taskwait (task-free)");
+}
+
+void run_task_chain(int n, long tasks, long *buf, int *done) {
+  if (n == 0) { // no dependences: identical to task-free with 0 deps
+    run_task_free(0, tasks, buf, done);
+    return;
+  }
+  weft_dep deps[MICRO_MAX_DEPS];
+  for (int k = 0; k < n; k++)
+    deps[k] = weft_dep{buf + k, WEFT_INOUT};
+  for (long i = 0; i < tasks; i++) {
+    int rc = weft_spawn(chain_body, done + i + 1, deps, n);
+    if (rc != WEFT_OK)
+      check_rc(rc, "weft_spawn (task-chain)");
+  }
+  check_rc(weft_taskwait(), "weft_taskwait (task-chain)");
+}
+
+void run_emptytask(long tasks, long *counter) {
+  const weft_dep dep{counter, WEFT_INOUT};
+  for (long c = 0; c < tasks / MICRO_CHAIN_LEN; c++) {
+    for (int i = 0; i < MICRO_CHAIN_LEN; i++) {
+      int rc = weft_spawn(empty_body, counter, &dep, 1);
+      if (rc != WEFT_OK)
+        check_rc(rc, "weft_spawn (emptytask)");
+    }
+    check_rc(weft_taskwait(), "weft_taskwait (emptytask)");
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  micro_options o = micro_parse_args(argc, argv);
+  const char *runtime = "weft";
+
+  check_rc(weft_init(o.threads), "weft_init");
+  int team = weft_num_threads();
+  if (team != o.threads)
+    micro_die("weft started %d threads, %d asked", team, o.threads);
+
+  int n = o.deps;
+  long nbuf = o.pattern == MICRO_TASK_FREE ? o.tasks * n : n;
+  long *buf = static_cast<long *>(micro_alloc(sizeof(long) * size_t(nbuf)));
+  int *done =
+      static_cast<int *>(micro_alloc(sizeof(int) * size_t(o.tasks + 1)));
+  long counter = 0;
+  double *ns =
+      static_cast<double *>(micro_alloc(sizeof(double) * size_t(o.reps)));
+
+  for (int rep = -1; rep < o.reps; rep++) { // rep -1: warm-up
+    memset(done, 0, sizeof(int) * size_t(o.tasks + 1));
+    counter = 0;
+    long long t0 = micro_now_ns();
+    switch (o.pattern) {
+    case MICRO_TASK_FREE:
+      run_task_free(n, o.tasks, buf, done);
+      break;
+    case MICRO_TASK_CHAIN:
+      run_task_chain(n, o.tasks, buf, done);
+      break;
+    case MICRO_EMPTYTASK:
+      run_emptytask(o.tasks, &counter);
+      break;
+    }
+    long long t1 = micro_now_ns();
+    micro_check(&o, done, counter, runtime, rep);
+    if (rep >= 0)
+      ns[rep] = double(t1 - t0) / double(o.tasks);
+  }
+
+  char extra[64] = "";
+  weft_stats st;
+  if (weft_stats_get(&st) == WEFT_OK) {
+    st.engine[sizeof st.engine - 1] = '\0';
+    snprintf(extra, sizeof extra, "\"engine\": \"%s\"", st.engine);
+  }
+  check_rc(weft_shutdown(), "weft_shutdown");
+  micro_print_json(runtime, &o, ns, extra);
+  free(ns);
+  free(done);
+  free(buf);
+  return 0;
+}

@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+"""Task-overhead microbenchmarks (issue 2): weft against libgomp and LLVM libomp.
+
+Runs, for every configuration (pattern x deps x threads), micro_weft, micro_omp
+under libgomp and the same micro_omp binary under LLVM libomp (LD_PRELOAD),
+one after the other (so that noise hits all three alike), checks every run,
+prints a table with the weft / best-of-the-two ratio and whether the issue's
+targets hold, and writes <build>/results/micro.json.
+
+    python3 bench/run_micro.py --build build [--quick]
+
+Exit status: 0 when every benchmark run worked (targets missed or not; misses
+are printed), 1 when a binary crashed, hung, printed a wrong result or the
+libomp preload did not take over, 2 on bad usage. See docs/benchmarks.md.
+Python 3 standard library only.
+"""
+
+import argparse
+import glob
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+PATTERNS = [("task-free", 0), ("task-free", 1), ("task-free", 15),
+            ("task-chain", 0), ("task-chain", 1), ("task-chain", 15),
+            ("emptytask", 1)]
+RUNTIMES = ["weft", "libgomp", "libomp"]
+
+# Issue 2's targets, checked on the 2-thread rows only.
+TARGET_THREADS = 2
+TARGET_RATIO = 0.2     # weft / min(libgomp, libomp)
+TARGET_1DEP_NS = 100.0  # weft ns/task on rows with 1 dependence
+
+# Cells where a runtime is so slow that the full task count would take minutes:
+# (runtime, pattern, deps) -> largest task count (full run, --quick run).
+# LLVM libomp's cost per task grows with the number of distinct addresses it
+# has seen (about 3 us/task at 20000 tasks, 12-16 us at 200000 with 15 deps on
+# 2 threads), so the capped number flatters libomp: the ratio is conservative.
+TASK_CAPS = {("libomp", "task-free", 15): (20000, 10000)}
+
+
+def find_libomp(explicit):
+    """The LLVM libomp to preload: --libomp, else the newest
+    /usr/lib/llvm-*/lib/libomp.so.5, else a libomp.so.5 in the usual places."""
+    if explicit:
+        return explicit if os.path.isfile(explicit) else None
+
+    def llvm_version(path):
+        m = re.search(r"llvm-(\d+)", path)
+        return int(m.group(1)) if m else -1
+
+    found = sorted(glob.glob("/usr/lib/llvm-*/lib/libomp.so.5"),
+                   key=llvm_version, reverse=True)
+    found += sorted(glob.glob("/usr/lib/*/libomp.so.5"))
+    found += sorted(glob.glob("/usr/local/lib/libomp.so.5"))
+    return found[0] if found else None
+
+
+def describe_rc(rc):
+    if rc < 0:
+        try:
+            return "killed by %s" % signal.Signals(-rc).name
+        except ValueError:
+            return "killed by signal %d" % -rc
+    return "exit status %d" % rc
+
+
+class Runner:
+    def __init__(self, args, binaries, libomp):
+        self.args = args
+        self.binaries = binaries
+        self.libomp = libomp
+        self.failures = []
+        self.done = 0
+        self.total = 0
+
+    def command(self, runtime, pattern, deps, threads, tasks):
+        exe = self.binaries["weft" if runtime == "weft" else "omp"]
+        cmd = [exe, "--pattern", pattern, "--deps", str(deps),
+               "--tasks", str(tasks), "--reps", str(self.args.reps),
+               "--threads", str(threads)]
+        env = dict(os.environ)
+        env.pop("LD_PRELOAD", None)
+        if runtime == "libomp":
+            env["LD_PRELOAD"] = self.libomp
+        return cmd, env
+
+    def run(self, runtime, pattern, deps, threads):
+        """One benchmark run; returns its JSON record or None (and records
+        the failure)."""
+        tasks = self.args.tasks
+        cap = TASK_CAPS.get((runtime, pattern, deps))
+        if cap:
+            tasks = min(tasks, cap[1] if self.args.quick else cap[0])
+        cmd, env = self.command(runtime, pattern, deps, threads, tasks)
+        what = "%s %s deps %d threads %d" % (runtime, pattern, deps, threads)
+        shown = ("LD_PRELOAD=%s " % self.libomp if runtime == "libomp" else "") \
+            + " ".join(cmd)
+        self.done += 1
+        progress = "[%d/%d] %-46s" % (self.done, self.total, what)
+        print(progress, end="", file=sys.stderr, flush=True)
+        start = time.monotonic()
+        try:
+            proc = subprocess.run(cmd, env=env, capture_output=True, text=True,
+                                  timeout=self.args.timeout)
+        except subprocess.TimeoutExpired:
+            return self.fail(what, shown, "no result after %d s (hang?)"
+                             % self.args.timeout)
+        except OSError as e:
+            return self.fail(what, shown, "cannot run: %s" % e)
+        wall = time.monotonic() - start
+        if proc.returncode != 0:
+            return self.fail(what, shown, describe_rc(proc.returncode),
+                             proc.stderr)
+        lines = [l for l in proc.stdout.splitlines() if l.strip()]
+        try:
+            rec = json.loads(lines[-1])
+        except (IndexError, ValueError):
+            return self.fail(what, shown, "no JSON line on stdout",
+                             proc.stdout + proc.stderr)
+        want = {"runtime": runtime, "pattern": pattern, "deps": deps,
+                "threads": threads}
+        for key, value in want.items():
+            if rec.get(key) != value:
+                if key == "runtime" and runtime == "libomp":
+                    why = ("LD_PRELOAD=%s did not take over: micro_omp says "
+                           "OpenMP comes from %s (%s)"
+                           % (self.libomp, rec.get("runtime"),
+                              rec.get("library")))
+                else:
+                    why = "reports %s=%r, expected %r" % (key, rec.get(key),
+                                                           value)
+                return self.fail(what, shown, why)
+        if not isinstance(rec.get("ns_per_task"), (int, float)) or \
+                rec.get("tasks") != (tasks - tasks % 1000
+                                     if pattern == "emptytask" else tasks):
+            return self.fail(what, shown, "malformed record", lines[-1])
+        print(" %10.1f ns/task  (%d tasks, %.1f s)"
+              % (rec["ns_per_task"], rec["tasks"], wall), file=sys.stderr)
+        return rec
+
+    def fail(self, what, shown, why, output=""):
+        print(" FAILED: %s" % why, file=sys.stderr)
+        tail = "\n".join(output.strip().splitlines()[-15:])
+        if tail:
+            print("    " + tail.replace("\n", "\n    "), file=sys.stderr)
+        last = output.strip().splitlines()[-1:] if output.strip() else []
+        if last:
+            why += " -- " + last[0].strip()[:300]
+        self.failures.append("%s: %s\n    command: %s" % (what, why, shown))
+        return None
+
+
+def fmt_ns(rec, tasks):
+    if rec is None:
+        return "-"
+    text = "%.1f" % rec["ns_per_task"]
+    full = tasks - tasks % 1000 if rec["pattern"] == "emptytask" else tasks
+    if rec["tasks"] != full:
+        text += "*"
+    return text
+
+
+def target_verdict(threads, deps, weft, best):
+    """'-' (no target on this row), 'ok', or 'MISS (...)'."""
+    if threads != TARGET_THREADS:
+        return "-"
+    if weft is None or best is None:
+        return "n/a"
+    misses = []
+    ratio = weft / best
+    if ratio > TARGET_RATIO:
+        misses.append("ratio %.2f > %.1f" % (ratio, TARGET_RATIO))
+    if deps == 1 and weft > TARGET_1DEP_NS:
+        misses.append("%.0f ns > %.0f ns" % (weft, TARGET_1DEP_NS))
+    return "MISS (%s)" % "; ".join(misses) if misses else "ok"
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description="Task-overhead microbenchmarks: weft vs libgomp vs "
+        "LLVM libomp (docs/benchmarks.md).")
+    ap.add_argument("--build", default="build",
+                    help="build folder holding bin/micro_weft and "
+                    "bin/micro_omp (default: build)")
+    ap.add_argument("--quick", action="store_true",
+                    help="fewer tasks and repetitions (the demo; about a "
+                    "minute or less)")
+    ap.add_argument("--tasks", type=int,
+                    help="tasks per repetition (default 200000, --quick 50000)")
+    ap.add_argument("--reps", type=int,
+                    help="timed repetitions per run (default 5, --quick 3)")
+    ap.add_argument("--threads", default="1,2",
+                    help="comma-separated thread counts (default 1,2)")
+    ap.add_argument("--runtimes", default=",".join(RUNTIMES),
+                    help="comma-separated subset of weft,libgomp,libomp "
+                    "(default: all three)")
+    ap.add_argument("--libomp", help="the LLVM libomp.so.5 to preload "
+                    "(default: the newest /usr/lib/llvm-*/lib/libomp.so.5)")
+    ap.add_argument("--out", help="JSON results file "
+                    "(default: <build>/results/micro.json)")
+    ap.add_argument("--timeout", type=int, default=600,
+                    help="seconds one benchmark run may take (default 600)")
+    args = ap.parse_args()
+
+    if args.tasks is None:
+        args.tasks = 50000 if args.quick else 200000
+    if args.reps is None:
+        args.reps = 3 if args.quick else 5
+    if args.tasks < 1000 or args.reps < 1:
+        ap.error("--tasks must be >= 1000 (emptytask chains) and --reps >= 1")
+    try:
+        threads_list = [int(t) for t in args.threads.split(",") if t]
+    except ValueError:
+        ap.error("--threads: expected comma-separated integers, got %r"
+                 % args.threads)
+    if not threads_list or min(threads_list) < 1:
+        ap.error("--threads: need at least one thread count >= 1")
+    runtimes = [r for r in args.runtimes.split(",") if r]
+    bad = [r for r in runtimes if r not in RUNTIMES]
+    if bad or not runtimes:
+        ap.error("--runtimes: unknown %s (choose from %s)"
+                 % (",".join(bad) or "(none)", ",".join(RUNTIMES)))
+    runtimes = [r for r in RUNTIMES if r in runtimes]
+
+    bindir = os.path.join(args.build, "bin")
+    binaries = {"weft": os.path.join(bindir, "micro_weft"),
+                "omp": os.path.join(bindir, "micro_omp")}
+    problems = []
+    for name, path in binaries.items():
+        needed = ("weft" in runtimes) if name == "weft" else \
+            ("libgomp" in runtimes or "libomp" in runtimes)
+        if needed and not os.access(path, os.X_OK):
+            problems.append("%s not found (build first: make build)" % path)
+    libomp = None
+    if "libomp" in runtimes:
+        libomp = find_libomp(args.libomp)
+        if not libomp:
+            problems.append(
+                "LLVM libomp.so.5 not found (%s); install libomp-dev "
+                "(scripts/deps) or pass --libomp PATH, or leave it out with "
+                "--runtimes weft,libgomp"
+                % (args.libomp or "looked in /usr/lib/llvm-*/lib"))
+    if problems:
+        for p in problems:
+            print("run_micro.py: " + p, file=sys.stderr)
+        return 1
+
+    out_path = args.out or os.path.join(args.build, "results", "micro.json")
+    configs = [(p, d, t) for (p, d) in PATTERNS for t in threads_list]
+    runner = Runner(args, binaries, libomp)
+    runner.total = len(configs) * len(runtimes)
+
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print("task-overhead microbenchmarks: %d tasks x %d reps (+1 warm-up), "
+          "threads %s, %d CPUs, load average %.2f at start%s"
+          % (args.tasks, args.reps, args.threads, os.cpu_count() or 0, load,
+             ", libomp: " + libomp if libomp else ""), file=sys.stderr)
+
+    results = []
+    table = {}
+    for i, (pattern, deps, threads) in enumerate(configs):
+        # Interleave the runtimes per configuration, rotating who goes first.
+        k = i % len(runtimes)
+        for runtime in runtimes[k:] + runtimes[:k]:
+            rec = runner.run(runtime, pattern, deps, threads)
+            table[(pattern, deps, threads, runtime)] = rec
+            if rec is not None:
+                results.append(rec)
+
+    os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
+    with open(out_path, "w") as f:
+        json.dump(results, f, indent=1)
+        f.write("\n")
+
+    # The table.
+    head = ["pattern", "deps", "threads", "weft ns", "libgomp ns",
+            "libomp ns", "weft/best", "target (2 threads: ratio<=0.2, "
+            "1 dep: weft<=100 ns)"]
+    rows = []
+    misses = []
+    capped = False
+    for (pattern, deps, threads) in configs:
+        recs = {r: table.get((pattern, deps, threads, r)) for r in RUNTIMES}
+        weft = recs["weft"]["ns_per_task"] if recs["weft"] else None
+        others = [recs[r]["ns_per_task"] for r in ("libgomp", "libomp")
+                  if recs[r]]
+        best = min(others) if others else None
+        ratio = "%.2f" % (weft / best) if weft is not None and best else "-"
+        verdict = target_verdict(threads, deps, weft, best) \
+            if "weft" in runtimes else "-"
+        if verdict.startswith("MISS"):
+            misses.append("%s deps %d threads %d: %s"
+                          % (pattern, deps, threads, verdict[6:-1]))
+        cells = [fmt_ns(recs[r], args.tasks) for r in RUNTIMES]
+        capped = capped or any(c.endswith("*") for c in cells)
+        rows.append([pattern, str(deps), str(threads)] + cells +
+                    [ratio, verdict])
+    widths = [max(len(r[c]) for r in rows + [head]) for c in range(len(head))]
+    for n, row in enumerate([head] + rows):
+        print("  ".join(cell.ljust(widths[c]) if c in (0, 7)
+                        else cell.rjust(widths[c])
+                        for c, cell in enumerate(row)).rstrip())
+        if n == 0:
+            print("  ".join("-" * w for w in widths))
+    if capped:
+        print("* fewer tasks for this runtime (its per-task cost grows with "
+              "the task count; see the JSON's \"tasks\")")
+    print("results: %s" % out_path)
+
+    if misses:
+        print("\nTARGETS MISSED (%d row%s):"
+              % (len(misses), "" if len(misses) == 1 else "s"))
+        for m in misses:
+            print("  " + m)
+    elif "weft" in runtimes and TARGET_THREADS in threads_list:
+        print("\nall targets met")
+    if runner.failures:
+        print("\nBENCHMARK FAILURES (%d):" % len(runner.failures))
+        for f in runner.failures:
+            print("  " + f)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
