@@ -9,7 +9,7 @@ namespace weft {
 bool g_membarrier = false;
 
 namespace {
-long membarrier(int cmd) { return syscall(__NR_membarrier, cmd, 0, 0); }
+[[maybe_unused]] long membarrier(int cmd) { return syscall(__NR_membarrier, cmd, 0, 0); }
 } // namespace
 
 void asymmetric_fence_init() {

@@ -96,7 +96,7 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
     w.flush_finished_children();
     uint64_t unfinished =
         parent->created -
-        (parent->children.load(std::memory_order_acquire) & kChildCountMask);
+        finished_children(parent->children.load(std::memory_order_acquire));
     w.throttled_ = unfinished > limit ? parent : nullptr;
   }
   if (w.throttled_ == parent && t->priority <= 0 &&
@@ -124,9 +124,8 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
     // Still too much: run ready tasks until half of it is done.
     auto unfinished = [&w, parent] {
       w.flush_finished_children();
-      return parent->created -
-             (parent->children.load(std::memory_order_acquire) &
-              kChildCountMask);
+      return parent->created - finished_children(parent->children.load(
+                                   std::memory_order_acquire));
     };
     while (unfinished() > limit / 2 && w.help_once()) {
     }
@@ -138,8 +137,8 @@ int runtime::taskwait(worker &w) {
   task *cur = w.current();
   if (cur->created != 0) {
     auto done = [cur] {
-      return (cur->children.load(std::memory_order_acquire) &
-              kChildCountMask) == cur->created;
+      return finished_children(cur->children.load(
+                 std::memory_order_acquire)) == cur->created;
     };
     if (!done()) {
       cur->children.fetch_or(kChildWaiting | (uint64_t(w.id())
@@ -150,7 +149,7 @@ int runtime::taskwait(worker &w) {
                               std::memory_order_relaxed);
     }
     // No child is left to touch the counter: start counting afresh.
-    cur->children.store(0, std::memory_order_relaxed);
+    cur->children.store(kChildBias, std::memory_order_relaxed);
     cur->created = 0;
     if (cur->domain)
       engine_->children_done(w, cur);

@@ -31,11 +31,22 @@ enum task_flag : uint16_t {
 // task::children packs the finished-children count with two flags and the id
 // of the worker waiting in taskwait (so the child that completes the wait can
 // wake exactly that worker without reading anything else of the parent).
+// The count carries a bias: when the parent's function returns it adds
+// kChildEnded - created, so the word is exactly kChildEnded | kChildBias once
+// every child is counted, whoever adds last. That add's result alone tells
+// who releases the parent: nobody reads the parent after their own atomic
+// (it may be recycled by then).
 inline constexpr uint64_t kChildCountMask = (uint64_t(1) << 48) - 1;
+inline constexpr uint64_t kChildBias = uint64_t(1) << 47;
 inline constexpr int kChildWaiterShift = 48;
 inline constexpr uint64_t kChildWaiterMask = uint64_t(0x3fff) << 48;
 inline constexpr uint64_t kChildWaiting = uint64_t(1) << 62;
 inline constexpr uint64_t kChildEnded = uint64_t(1) << 63;
+inline constexpr uint64_t kChildAllDone = kChildEnded | kChildBias;
+// Finished children in a word read before the parent's end.
+inline uint64_t finished_children(uint64_t word) {
+  return (word & kChildCountMask) - kChildBias;
+}
 inline constexpr int kMaxWorkers = 0x3fff;
 
 // task::pending starts at this bias while the creator registers predecessors,

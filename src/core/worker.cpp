@@ -20,6 +20,7 @@ worker::worker(runtime &rt, int id, int nworkers)
   root_.flags = TASK_ROOT;
   root_.owner = static_cast<uint16_t>(id);
   root_.refs.store(1, std::memory_order_relaxed);
+  root_.children.store(kChildBias, std::memory_order_relaxed);
 }
 
 worker::~worker() = default;
@@ -33,7 +34,7 @@ task *worker::alloc_task(weft_task_fn fn, void *arg) {
   t->arg = arg;
   t->parent = nullptr;
   t->group = nullptr;
-  new (&t->children) std::atomic<uint64_t>(0);
+  new (&t->children) std::atomic<uint64_t>(kChildBias);
   new (&t->pending) std::atomic<int32_t>(0);
   new (&t->refs) std::atomic<int32_t>(1);
   new (&t->succ_state) std::atomic<uint32_t>(0);
@@ -163,8 +164,9 @@ void worker::finish(task *t) {
   if (t->created == 0) {
     release_ref(t);
   } else {
-    uint64_t c = t->children.fetch_or(kChildEnded, std::memory_order_seq_cst);
-    if ((c & kChildCountMask) == t->created)
+    uint64_t add = kChildEnded - t->created;
+    if (t->children.fetch_add(add, std::memory_order_seq_cst) + add ==
+        kChildAllDone)
       release_ref(t);
   }
 }
@@ -187,7 +189,7 @@ void worker::flush_finished_children() {
   uint64_t v = p->children.fetch_add(n, std::memory_order_seq_cst) + n;
   if (v & kChildWaiting)
     rt_.wake(static_cast<int>((v & kChildWaiterMask) >> kChildWaiterShift));
-  if ((v & kChildEnded) && (v & kChildCountMask) == p->created)
+  if (v == kChildAllDone)
     release_ref(p); // the parent has ended and these were its last children
 }
 

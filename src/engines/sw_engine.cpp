@@ -92,8 +92,10 @@ bool sw_engine::add_successor(worker &w, task *pred, task *succ) {
     }
     c->slot[k % kChunkSlots] = succ;
   }
+  // Failing means pred closed meanwhile: acquire, since the caller then
+  // treats the dependence as satisfied by pred's retirement.
   return pred->succ_state.compare_exchange_strong(
-      s, s + 1, std::memory_order_release, std::memory_order_relaxed);
+      s, s + 1, std::memory_order_release, std::memory_order_acquire);
 }
 
 void sw_engine::link(worker &w, linker &l, task *pred) {
@@ -297,12 +299,20 @@ void sw_engine::retire(worker &w, task *t) {
   uint32_t inl = n < static_cast<uint32_t>(kSuccInline) ? n : kSuccInline;
   for (uint32_t i = 0; i < inl; ++i)
     release(w, t->succ_inline[i]);
+  // Read chunk links only while published slots remain: the parent's
+  // thread may be linking a chunk for a successor that will never count.
   uint32_t rest = n - inl;
-  for (chunk *c = first_chunk(t); rest > 0; c = c->next) {
+  if (rest == 0)
+    return;
+  chunk *c = first_chunk(t);
+  for (;;) {
     uint32_t k = rest < kChunkSlots ? rest : kChunkSlots;
     for (uint32_t i = 0; i < k; ++i)
       release(w, c->slot[i]);
     rest -= k;
+    if (rest == 0)
+      break;
+    c = c->next;
   }
 }
 
