@@ -21,6 +21,7 @@ class ready_deque {
 public:
   explicit ready_deque(int64_t initial_capacity = 1024) {
     array_.store(make_array(initial_capacity), std::memory_order_relaxed);
+    capacity_ = initial_capacity;
   }
   ~ready_deque() {
     for (array *a : retired_)
@@ -34,12 +35,12 @@ public:
   void push(task *t) {
     int64_t b = bottom_local_;
     array *a = array_.load(std::memory_order_relaxed);
-    if (b - top_cache_ >= a->capacity) {
+    if (b - top_cache_ >= capacity_) {
       top_cache_ = top_.load(std::memory_order_acquire);
-      if (b - top_cache_ >= a->capacity)
+      if (b - top_cache_ >= capacity_)
         a = grow(a, top_cache_, b);
     }
-    a->slot[b & a->mask].store(t, std::memory_order_relaxed);
+    a->slot[b & (capacity_ - 1)].store(t, std::memory_order_relaxed);
     bottom_.store(b + 1, kPublishOrder);
     bottom_local_ = b + 1;
   }
@@ -60,7 +61,7 @@ public:
       return nullptr;
     }
     bottom_local_ = b;
-    task *x = a->slot[b & a->mask].load(std::memory_order_relaxed);
+    task *x = a->slot[b & (capacity_ - 1)].load(std::memory_order_relaxed);
     if (t == b) {
       if (!top_.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
                                         std::memory_order_relaxed))
@@ -93,16 +94,18 @@ public:
   }
 
 private:
+  // The header has a line of its own: the first slots are written by the
+  // owner and read by thieves, the header only read.
   struct array {
-    int64_t capacity;
+    alignas(64) int64_t capacity;
     int64_t mask;
-    std::atomic<task *> slot[1];
+    alignas(64) std::atomic<task *> slot[1];
   };
 
   static array *make_array(int64_t capacity) {
     std::size_t bytes =
         sizeof(array) + (capacity - 1) * sizeof(std::atomic<task *>);
-    auto *a = static_cast<array *>(std::malloc(bytes));
+    auto *a = static_cast<array *>(std::aligned_alloc(64, (bytes + 63) & ~std::size_t(63)));
     if (!a)
       std::abort();
     a->capacity = capacity;
@@ -121,6 +124,7 @@ private:
     // Thieves may still read the old array: keep it until the deque dies.
     retired_.push_back(old);
     array_.store(a, std::memory_order_release);
+    capacity_ = a->capacity;
     return a;
   }
 
@@ -128,6 +132,7 @@ private:
   alignas(64) std::atomic<int64_t> bottom_{0}; // written by the owner
   alignas(64) int64_t bottom_local_ = 0;       // the owner's copy of bottom_
   int64_t top_cache_ = 0;                      // <= top_, owner only
+  int64_t capacity_ = 0;                       // of array_, owner's copy
   std::atomic<array *> array_{nullptr};
   std::vector<array *> retired_;
 };

@@ -97,10 +97,14 @@ template <class Done> void worker::wait_until(Done done) {
   while (!done()) {
     if (task *t = find_work()) {
       run_chain(t);
-      flush_finished_children();
+      // A taskwait of the task we are in may be waiting for these counts;
+      // counts for other parents wait until we run out of work.
+      if (unflushed_parent_ == current_)
+        flush_finished_children();
       idle = 0;
       continue;
     }
+    flush_finished_children();
     ++idle;
     if (idle < kSpinRounds) {
       for (int i = 0; i < (idle < 16 ? 1 << (idle / 2) : 256); ++i)
