@@ -71,7 +71,10 @@ struct alignas(64) task {
   std::atomic<uint32_t> succ_state; // successors registered | kSuccClosed
   uint16_t flags;
   uint16_t owner;                   // pool (worker) the descriptor came from
-  succ_chunk *succ_more;            // successors beyond the inline ones
+  int32_t priority;                 // weft_task_attr::priority
+  uint32_t engine_data; // engine-private (sw: map slots naming the task,
+                        // on this line because the map's owner also
+                        // touches refs and succ_state here)
   // ---- line 1 ------------------------------------------------------------
   task *succ_inline[kSuccInline];
   uint64_t created;        // children created (written only by this task)
@@ -79,8 +82,7 @@ struct alignas(64) task {
   taskgroup_state *cur_group;    // innermost open taskgroup inside this task
   std::atomic<std::exception_ptr *> exc; // first exception of a waited child
   mutex_set *mutexes;      // mutexinoutset locks to hold while running
-  int32_t priority;        // weft_task_attr::priority
-  uint32_t engine_data;    // engine-private (sw: map slots naming the task)
+  succ_chunk *succ_more;   // successors beyond the inline ones
   // ---- line 2 ------------------------------------------------------------
   alignas(16) unsigned char payload[kTaskInlinePayload];
 };

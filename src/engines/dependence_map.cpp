@@ -32,10 +32,7 @@ void release_mutex_group(mutex_group *g) {
 }
 } // namespace
 
-void map_release(task *t, worker &w) {
-  if (--t->engine_data == 0)
-    w.release_ref(t);
-}
+void release_task_ref(task *t, worker &w) { w.release_ref(t); }
 
 dep_domain::dep_domain() : log_(kLogSlack * 4) { allocate(kMinCapacity); }
 

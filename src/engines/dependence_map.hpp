@@ -62,7 +62,11 @@ static_assert(sizeof(dep_entry) <= 64);
 // The map holds one reference on a task however many slots name it; the
 // number of slots is task::engine_data, written only by the parent's thread.
 // map_release forgets one slot.
-void map_release(task *t, worker &w);
+void release_task_ref(task *t, worker &w);
+inline void map_release(task *t, worker &w) {
+  if (--t->engine_data == 0)
+    release_task_ref(t, w);
+}
 
 class dep_domain {
 public:

@@ -111,6 +111,16 @@ void sw_engine::link(worker &w, linker &l, task *pred) {
 void sw_engine::apply(worker &w, dep_entry &e, access acc, linker &l,
                       int ndeps) {
   task *t = l.t;
+  if (acc == access::out && e.kind == access::out && e.cur_one != t) {
+    // The common case, a writer after a lone writer (an out stage has one
+    // member and no stage before it): follow it and take its place.
+    task *p = e.cur_one;
+    link(w, l, p);
+    map_release(p, w);
+    e.cur_one = t;
+    ++t->engine_data;
+    return;
+  }
   if (e.cur_n > 0 && e.cur(e.cur_n - 1) == t) {
     // The task names this address twice: the stronger access wins.
     if (e.kind == acc || e.kind == access::out)
