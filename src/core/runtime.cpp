@@ -213,29 +213,24 @@ int runtime::taskgroup_end(worker &w) {
 }
 
 // ---------------------------------------------------------------------------
-void runtime::wake(int id) {
-  worker &w = *workers_[id];
-  if (w.sleeping_.load(std::memory_order_seq_cst) &&
-      w.sleeping_.exchange(false, std::memory_order_acq_rel)) {
-    num_sleeping_.fetch_sub(1, std::memory_order_relaxed);
-    w.sleep_word_.fetch_add(1, std::memory_order_release);
-    futex_wake(w.sleep_word_, 1);
-  }
+bool runtime::try_wake(worker &w) {
+  if (!w.sleeping_.load(std::memory_order_seq_cst) ||
+      !w.sleeping_.exchange(false, std::memory_order_acq_rel))
+    return false;
+  num_sleeping_.fetch_sub(1, std::memory_order_relaxed);
+  w.sleep_word_.fetch_add(1, std::memory_order_release);
+  futex_wake(w.sleep_word_, 1);
+  return true;
 }
+
+void runtime::wake(int id) { try_wake(*workers_[id]); }
 
 void runtime::wake_one() {
   int n = nthreads();
   unsigned start = wake_cursor_.fetch_add(1, std::memory_order_relaxed);
-  for (int i = 0; i < n; ++i) {
-    worker &w = *workers_[(start + i) % n];
-    if (w.sleeping_.load(std::memory_order_seq_cst) &&
-        w.sleeping_.exchange(false, std::memory_order_acq_rel)) {
-      num_sleeping_.fetch_sub(1, std::memory_order_relaxed);
-      w.sleep_word_.fetch_add(1, std::memory_order_release);
-      futex_wake(w.sleep_word_, 1);
+  for (int i = 0; i < n; ++i)
+    if (try_wake(*workers_[(start + i) % n]))
       return;
-    }
-  }
 }
 
 namespace {

@@ -51,6 +51,8 @@ public:
   void print_stats() const;
 
 private:
+  // Wakes w if it sleeps; whoever clears its sleeping flag wakes it.
+  bool try_wake(worker &w);
   void wait_all_tasks(worker &w);
   static void take_exception_into_tls(std::exception_ptr *e);
 
