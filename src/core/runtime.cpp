@@ -35,11 +35,16 @@ runtime::runtime(int nthreads, std::unique_ptr<dependency_engine> engine)
       workers_[i]->run_loop();
       tl_worker = nullptr;
     });
+  watchdog_ = std::make_unique<wait_watchdog>(*this);
 }
 
 runtime::~runtime() {
   worker &w = *workers_[0];
-  wait_all_tasks(w);
+  {
+    wait_scope ws(w.wait_state(), wait_kind::shutdown, w.root());
+    wait_all_tasks(w);
+  }
+  watchdog_.reset();
   stopping_.store(true, std::memory_order_seq_cst);
   for (int i = 0; i < nthreads(); ++i)
     wake(i);
@@ -141,6 +146,7 @@ int runtime::taskwait(worker &w) {
                  std::memory_order_acquire)) == cur->created;
     };
     if (!done()) {
+      wait_scope ws(w.wait_state(), wait_kind::taskwait, cur);
       cur->children.fetch_or(kChildWaiting | (uint64_t(w.id())
                                               << kChildWaiterShift),
                              std::memory_order_seq_cst);
@@ -171,10 +177,13 @@ int runtime::taskwait_deps(worker &w, const weft_dep *deps, int ndeps) {
   waiter.arg = reinterpret_cast<void *>(static_cast<intptr_t>(w.id()));
   waiter.owner = static_cast<uint16_t>(w.id());
   waiter.refs.store(1, std::memory_order_relaxed);
-  if (engine_->wait_deps(w, cur, &waiter, deps, ndeps))
+  if (engine_->wait_deps(w, cur, &waiter, deps, ndeps)) {
+    wait_scope ws(w.wait_state(), wait_kind::taskwait_on, cur,
+                  ndeps == 1 ? deps[0].addr : nullptr);
     w.wait_until([&waiter] {
       return waiter.children.load(std::memory_order_acquire) != 0;
     });
+  }
   return WEFT_OK;
 }
 
@@ -196,6 +205,7 @@ int runtime::taskgroup_end(worker &w) {
     return (g->count.load(std::memory_order_acquire) & kChildCountMask) == 0;
   };
   if (!done()) {
+    wait_scope ws(w.wait_state(), wait_kind::taskgroup, cur);
     g->count.fetch_or(kChildWaiting |
                           (uint64_t(w.id()) << kChildWaiterShift),
                       std::memory_order_seq_cst);

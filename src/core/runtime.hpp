@@ -57,6 +57,7 @@ private:
   static void take_exception_into_tls(std::exception_ptr *e);
 
   std::unique_ptr<dependency_engine> engine_;
+  std::unique_ptr<wait_watchdog> watchdog_; // WEFT_DEBUG=waits
   std::vector<worker *> workers_;
   std::vector<task_pool *> pools_;
   std::vector<std::thread> threads_;

@@ -9,6 +9,7 @@
 #include "ready_deque.hpp"
 #include "task.hpp"
 #include "task_pool.hpp"
+#include "wait_report.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -38,6 +39,8 @@ public:
   task *current() const { return current_; }
   task_pool &pool() { return pool_; }
   worker_counters &counters() { return c_; }
+  wait_record &wait_state() { return wait_; }
+  bool sleeping() const { return sleeping_.load(std::memory_order_relaxed); }
   task *root() { return &root_; }
 
   // A fresh descriptor from this worker's pool, owned by the caller.
@@ -103,6 +106,7 @@ private:
   ready_deque deque_;
   task_pool pool_;
   worker_counters c_;
+  wait_record wait_;
   alignas(64) std::atomic<uint32_t> sleep_word_{0};
   std::atomic<bool> sleeping_{false};
   task root_;
