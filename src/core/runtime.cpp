@@ -21,6 +21,7 @@ inline constexpr uint64_t kThrottleCheckEvery = 16;
 runtime::runtime(int nthreads, std::unique_ptr<dependency_engine> engine)
     : engine_(std::move(engine)) {
   asymmetric_fence_init();
+  throttle_limit_ = kThrottlePerThread * static_cast<uint64_t>(nthreads);
   workers_.reserve(nthreads);
   pools_.reserve(nthreads);
   for (int i = 0; i < nthreads; ++i) {
@@ -96,14 +97,9 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
   ++parent->created;
   worker_counters::bump(w.counters().spawned);
 
-  uint64_t limit = kThrottlePerThread * static_cast<uint64_t>(nthreads());
-  if (parent->created % kThrottleCheckEvery == 0) {
-    w.flush_finished_children();
-    uint64_t unfinished =
-        parent->created -
-        finished_children(parent->children.load(std::memory_order_acquire));
-    w.throttled_ = unfinished > limit ? parent : nullptr;
-  }
+  if (parent->created % kThrottleCheckEvery == 0)
+    w.throttled_ =
+        unfinished_children(w, parent) > throttle_limit_ ? parent : nullptr;
   if (w.throttled_ == parent && t->priority <= 0 &&
       engine_->ready_now(w, parent, deps, ndeps)) {
     // Plenty of queued work already: run it here and now (libgomp does the
@@ -127,15 +123,17 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
 
   if (w.throttled_ == parent) {
     // Still too much: run ready tasks until half of it is done.
-    auto unfinished = [&w, parent] {
-      w.flush_finished_children();
-      return parent->created - finished_children(parent->children.load(
-                                   std::memory_order_acquire));
-    };
-    while (unfinished() > limit / 2 && w.help_once()) {
+    while (unfinished_children(w, parent) > throttle_limit_ / 2 &&
+           w.help_once()) {
     }
   }
   return WEFT_OK;
+}
+
+uint64_t runtime::unfinished_children(worker &w, task *parent) {
+  w.flush_finished_children();
+  return parent->created -
+         finished_children(parent->children.load(std::memory_order_acquire));
 }
 
 int runtime::taskwait(worker &w) {

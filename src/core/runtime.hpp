@@ -54,6 +54,8 @@ private:
   // Wakes w if it sleeps; whoever clears its sleeping flag wakes it.
   bool try_wake(worker &w);
   void wait_all_tasks(worker &w);
+  // parent's children not yet finished (after adding w's pending counts).
+  static uint64_t unfinished_children(worker &w, task *parent);
   static void take_exception_into_tls(std::exception_ptr *e);
 
   std::unique_ptr<dependency_engine> engine_;
@@ -61,6 +63,7 @@ private:
   std::vector<worker *> workers_;
   std::vector<task_pool *> pools_;
   std::vector<std::thread> threads_;
+  uint64_t throttle_limit_ = 0; // unfinished children before throttling
   std::atomic<bool> stopping_{false};
   alignas(64) std::atomic<int> num_sleeping_{0};
   std::atomic<unsigned> wake_cursor_{0};

@@ -15,7 +15,7 @@
 namespace weft {
 
 struct taskgroup_state;
-struct succ_chunk;
+struct succ_chunk; // defined by the engine that uses task::succ_more
 struct mutex_set;
 class dep_domain;
 
@@ -90,14 +90,6 @@ static_assert(sizeof(task) == 192, "task descriptor must be three lines");
 static_assert(offsetof(task, succ_inline) == 64);
 static_assert(offsetof(task, payload) == 128);
 
-// Successor slots beyond the inline ones, one pool block each.
-inline constexpr int kSuccChunkSlots = 22;
-struct succ_chunk {
-  task *slot[kSuccChunkSlots];
-  succ_chunk *next;
-  succ_chunk *tail; // valid in the first chunk of a list
-};
-static_assert(sizeof(succ_chunk) <= sizeof(task));
 
 // A taskgroup: counts the tasks created in it and their descendants.
 struct taskgroup_state {

@@ -23,8 +23,6 @@ public:
   task_pool(const task_pool &) = delete;
   task_pool &operator=(const task_pool &) = delete;
 
-  uint16_t id() const { return id_; }
-
   // Owner thread only.
   void *alloc() {
     if (n_ == 0)

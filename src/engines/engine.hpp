@@ -30,7 +30,6 @@ enum class submit_result { ready, pending, full };
 struct engine_stats {
   uint64_t deps_submitted = 0;
   uint64_t edges = 0;
-  uint64_t full = 0;
   uint64_t peak_map_entries = 0;
   uint64_t modelled_cycles = 0;
 };

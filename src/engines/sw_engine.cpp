@@ -27,19 +27,17 @@ access access_of(weft_dep_mode m) {
   }
 }
 
-// Successor slot i of t (0 <= i < registered successors).
 constexpr int kChunkSlots = 21;
-struct chunk {
-  task *slot[kChunkSlots];
-  chunk *next;
-  chunk *tail;
-  uint64_t owner;
-};
-static_assert(sizeof(chunk) <= kBlockSize);
-
-chunk *first_chunk(task *t) { return reinterpret_cast<chunk *>(t->succ_more); }
-
 } // namespace
+
+// Successor slots beyond a task's inline ones, one pool block each.
+struct succ_chunk {
+  task *slot[kChunkSlots];
+  succ_chunk *next;
+  succ_chunk *tail; // valid in the first chunk of a list
+  uint64_t owner;   // the pool the block came from
+};
+static_assert(sizeof(succ_chunk) <= kBlockSize);
 
 sw_engine::sw_engine(int nworkers) : pw_(nworkers) {}
 
@@ -74,21 +72,21 @@ bool sw_engine::add_successor(worker &w, task *pred, task *succ) {
     pred->succ_inline[s] = succ;
   } else {
     uint32_t k = s - kSuccInline;
-    chunk *c;
+    succ_chunk *c;
     if (k % kChunkSlots == 0) {
-      c = static_cast<chunk *>(w.pool().alloc());
+      c = static_cast<succ_chunk *>(w.pool().alloc());
       c->next = nullptr;
       c->owner = static_cast<uint64_t>(w.id());
-      chunk *first = first_chunk(pred);
+      succ_chunk *first = pred->succ_more;
       if (!first) {
-        pred->succ_more = reinterpret_cast<succ_chunk *>(c);
+        pred->succ_more = c;
         c->tail = c;
       } else {
         first->tail->next = c;
         first->tail = c;
       }
     } else {
-      c = first_chunk(pred)->tail;
+      c = pred->succ_more->tail;
     }
     c->slot[k % kChunkSlots] = succ;
   }
@@ -314,7 +312,7 @@ void sw_engine::retire(worker &w, task *t) {
   uint32_t rest = n - inl;
   if (rest == 0)
     return;
-  chunk *c = first_chunk(t);
+  succ_chunk *c = t->succ_more;
   for (;;) {
     uint32_t k = rest < kChunkSlots ? rest : kChunkSlots;
     for (uint32_t i = 0; i < k; ++i)
@@ -401,8 +399,8 @@ void sw_engine::task_end(worker &w, task *parent) {
 }
 
 void sw_engine::task_free(worker &w, task *t) {
-  for (chunk *c = first_chunk(t); c;) {
-    chunk *next = c->next;
+  for (succ_chunk *c = t->succ_more; c;) {
+    succ_chunk *next = c->next;
     w.pool().release(c, static_cast<uint16_t>(c->owner), w.rt().pools());
     c = next;
   }
