@@ -17,38 +17,133 @@ thread_local worker *tl_worker = nullptr;
 // as libgomp's task throttling does).
 inline constexpr uint64_t kThrottlePerThread = 64;
 inline constexpr uint64_t kThrottleCheckEvery = 16;
+uint64_t throttle_limit(worker &w) {
+  return kThrottlePerThread *
+         static_cast<uint64_t>(w.current_team()->size());
+}
+
+namespace {
+void native_member(worker &w, int, void *) {
+  w.wait_until([&w] { return w.rt().stopping(); });
+}
+} // namespace
 
 runtime::runtime(int nthreads, std::unique_ptr<dependency_engine> engine)
-    : engine_(std::move(engine)) {
+    : engine_(std::move(engine)),
+      workers_(new worker *[kMaxWorkers + 1]()),
+      pools_(new task_pool *[kMaxWorkers + 1]()) {
   asymmetric_fence_init();
-  throttle_limit_ = kThrottlePerThread * static_cast<uint64_t>(nthreads);
-  workers_.reserve(nthreads);
-  pools_.reserve(nthreads);
-  for (int i = 0; i < nthreads; ++i) {
-    workers_.push_back(new worker(*this, i, nthreads));
-    pools_.push_back(&workers_.back()->pool());
-  }
-  tl_worker = workers_[0];
+  worker *w0 = new_worker(false);
+  team0_ = new team(*this, nthreads);
+  team0_->body = native_member;
+  team0_->end_barrier = false;
+  w0->enter_team(team0_, 0);
+  tl_worker = w0;
   g_runtime.store(this, std::memory_order_release);
-  for (int i = 1; i < nthreads; ++i)
-    threads_.emplace_back([this, i] {
-      tl_worker = workers_[i];
-      workers_[i]->run_loop();
-      tl_worker = nullptr;
-    });
+  team0_->inside.store(nthreads - 1, std::memory_order_relaxed);
+  for (int i = 1; i < nthreads; ++i) {
+    worker *w = new_worker(true);
+    team0_->slot(i).w = w;
+    w->assign(team0_, i);
+  }
   watchdog_ = std::make_unique<wait_watchdog>(*this);
 }
 
+worker *runtime::new_worker(bool with_thread) {
+  std::lock_guard<std::mutex> lk(workers_lock_);
+  int id = nworkers_.load(std::memory_order_relaxed);
+  if (id > kMaxWorkers)
+    fatal("more than %d threads: weft's limit", kMaxWorkers + 1);
+  auto *w = new worker(*this, id);
+  workers_[id] = w;
+  pools_[id] = &w->pool();
+  nworkers_.store(id + 1, std::memory_order_release);
+  if (with_thread)
+    threads_.emplace_back([this, w] {
+      tl_worker = w;
+      w->thread_main();
+      tl_worker = nullptr;
+    });
+  return w;
+}
+
+worker *runtime::adopt_thread() {
+  worker *w = new_worker(false);
+  auto *t = new team(*this, 1);
+  w->enter_team(t, 0);
+  tl_worker = w;
+  return w;
+}
+
+team *runtime::begin_team(worker &master, int n) {
+  std::vector<team *> &cache = master.team_cache;
+  size_t depth = static_cast<size_t>(master.master_depth);
+  if (cache.size() <= depth)
+    cache.resize(depth + 1, nullptr);
+  team *old = cache[depth];
+  if (old && old->size() == n)
+    return old;
+  auto *t = new team(*this, n);
+  t->slot(0).w = &master;
+  int reused = 0;
+  if (old) {
+    reused = std::min(old->size(), n) - 1;
+    for (int i = 1; i <= reused; ++i)
+      t->slot(i).w = old->slot(i).w;
+  }
+  {
+    std::lock_guard<std::mutex> lk(workers_lock_);
+    if (old)
+      for (int i = reused + 1; i < old->size(); ++i)
+        idle_.push_back(old->slot(i).w);
+    for (int i = reused + 1; i < n && !idle_.empty(); ++i) {
+      t->slot(i).w = idle_.back();
+      idle_.pop_back();
+      reused = i;
+    }
+  }
+  for (int i = reused + 1; i < n; ++i)
+    t->slot(i).w = new_worker(true);
+  delete old;
+  cache[depth] = t;
+  return t;
+}
+
+void runtime::run_team(worker &master, team *t) {
+  int n = t->size();
+  t->inside.store(n - 1, std::memory_order_relaxed);
+  for (int i = 1; i < n; ++i)
+    t->slot(i).w->assign(t, i);
+  ++master.master_depth;
+  worker::membership m = master.enter_team(t, 0);
+  t->body(master, 0, t->arg);
+  t->barrier(master);
+  master.leave_team(m);
+  --master.master_depth;
+  // Members still on their way out touch the team: wait for them.
+  for (int spins = 0; t->inside.load(std::memory_order_acquire) != 0;
+       ++spins)
+    if (spins < 1000)
+      cpu_relax();
+    else
+      std::this_thread::yield();
+}
+
 runtime::~runtime() {
-  worker &w = *workers_[0];
+  worker &w = *tl_worker;
   {
     wait_scope ws(w.wait_state(), wait_kind::shutdown, w.root());
     wait_all_tasks(w);
   }
   watchdog_.reset();
   stopping_.store(true, std::memory_order_seq_cst);
-  for (int i = 0; i < nthreads(); ++i)
-    wake(i);
+  team0_->wake_all(&w);
+  while (team0_->inside.load(std::memory_order_acquire) != 0)
+    std::this_thread::yield();
+  int n = nthreads();
+  for (int i = 0; i < n; ++i)
+    if (workers_[i] != &w)
+      workers_[i]->assign(nullptr, 0);
   for (std::thread &t : threads_)
     t.join();
   if (const char *s = std::getenv("WEFT_STATS"); s && *s && *s != '0')
@@ -58,33 +153,21 @@ runtime::~runtime() {
                          "nobody waited for\n");
     delete e;
   }
-  for (worker *x : workers_)
-    if (x->root()->domain)
-      engine_->task_end(*x, x->root());
+  w.leave_team({nullptr, nullptr, 0, nullptr});
   g_runtime.store(nullptr, std::memory_order_release);
   tl_worker = nullptr;
   // Blocks travel between pools: destroy the engine state first, then the
   // workers (each frees the slabs it allocated).
   engine_.reset();
-  for (worker *x : workers_)
-    delete x;
+  delete team0_;
+  for (int i = 0; i < n; ++i)
+    delete workers_[i];
 }
 
 void runtime::wait_all_tasks(worker &w) {
-  // Every task ever spawned has finished once the sums agree; a running task
-  // has not finished, so it cannot spawn unseen tasks while they agree.
-  auto all_done = [this] {
-    uint64_t fin = 0, spawned = 0;
-    for (worker *x : workers_)
-      fin += x->counters().finished.load(std::memory_order_acquire);
-    for (worker *x : workers_)
-      spawned += x->counters().spawned.load(std::memory_order_acquire);
-    return fin == spawned;
-  };
   taskwait(w);
-  while (!all_done())
-    if (!w.help_once())
-      std::this_thread::yield();
+  if (!team0_->tasks_done())
+    w.wait_until([this] { return team0_->tasks_done(); });
 }
 
 // ---------------------------------------------------------------------------
@@ -96,10 +179,14 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
     t->group->count.fetch_add(1, std::memory_order_relaxed);
   ++parent->created;
   worker_counters::bump(w.counters().spawned);
+  team_slot &slot = *w.slot();
+  slot.spawned.store(slot.spawned.load(std::memory_order_relaxed) + 1,
+                     std::memory_order_release);
 
   if (parent->created % kThrottleCheckEvery == 0)
-    w.throttled_ =
-        unfinished_children(w, parent) > throttle_limit_ ? parent : nullptr;
+    w.throttled_ = unfinished_children(w, parent) > throttle_limit(w)
+                       ? parent
+                       : nullptr;
   if (w.throttled_ == parent && t->priority <= 0 &&
       engine_->ready_now(w, parent, deps, ndeps)) {
     // Plenty of queued work already: run it here and now (libgomp does the
@@ -123,7 +210,7 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
 
   if (w.throttled_ == parent) {
     // Still too much: run ready tasks until half of it is done.
-    while (unfinished_children(w, parent) > throttle_limit_ / 2 &&
+    while (unfinished_children(w, parent) > throttle_limit(w) / 2 &&
            w.help_once()) {
     }
   }
@@ -225,52 +312,33 @@ bool runtime::try_wake(worker &w) {
   if (!w.sleeping_.load(std::memory_order_seq_cst) ||
       !w.sleeping_.exchange(false, std::memory_order_acq_rel))
     return false;
-  num_sleeping_.fetch_sub(1, std::memory_order_relaxed);
+  w.sleep_counter_->fetch_sub(1, std::memory_order_relaxed);
   w.sleep_word_.fetch_add(1, std::memory_order_release);
   futex_wake(w.sleep_word_, 1);
   return true;
 }
 
-void runtime::wake(int id) { try_wake(*workers_[id]); }
-
-void runtime::wake_one() {
-  int n = nthreads();
-  unsigned start = wake_cursor_.fetch_add(1, std::memory_order_relaxed);
-  for (int i = 0; i < n; ++i)
-    if (try_wake(*workers_[(start + i) % n]))
-      return;
-}
-
-namespace {
-bool prio_less(const task *a, const task *b) {
-  return a->priority < b->priority;
-}
-} // namespace
-
-void runtime::push_priority(task *t) {
-  std::lock_guard<std::mutex> lk(prio_lock_);
-  prio_heap_.push_back(t);
-  std::push_heap(prio_heap_.begin(), prio_heap_.end(), prio_less);
-  prio_count_.fetch_add(1, std::memory_order_release);
-}
-
-task *runtime::pop_priority() {
-  std::lock_guard<std::mutex> lk(prio_lock_);
-  if (prio_heap_.empty())
-    return nullptr;
-  std::pop_heap(prio_heap_.begin(), prio_heap_.end(), prio_less);
-  task *t = prio_heap_.back();
-  prio_heap_.pop_back();
-  prio_count_.fetch_sub(1, std::memory_order_relaxed);
-  return t;
+void runtime::run_included(worker &w, task *t) {
+  task *parent = w.current();
+  t->parent = parent;
+  t->group = parent->cur_group ? parent->cur_group : parent->group;
+  if (t->group)
+    t->group->count.fetch_add(1, std::memory_order_relaxed);
+  ++parent->created;
+  worker_counters::bump(w.counters().spawned);
+  team_slot &slot = *w.slot();
+  slot.spawned.store(slot.spawned.load(std::memory_order_relaxed) + 1,
+                     std::memory_order_release);
+  worker_counters::bump(w.counters().undeferred);
+  w.run_undeferred(t);
 }
 
 // ---------------------------------------------------------------------------
 weft_stats runtime::stats() const {
   weft_stats s;
   std::memset(&s, 0, sizeof s);
-  for (worker *w : workers_) {
-    worker_counters &c = w->counters();
+  for (int i = 0; i < nthreads(); ++i) {
+    worker_counters &c = workers_[i]->counters();
     s.tasks_spawned += c.spawned.load(std::memory_order_relaxed);
     s.tasks_run += c.finished.load(std::memory_order_relaxed);
     s.steals += c.steals.load(std::memory_order_relaxed);

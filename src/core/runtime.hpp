@@ -18,15 +18,19 @@ namespace weft {
 
 class runtime {
 public:
-  // Starts n workers; the calling thread becomes worker 0.
+  // Starts n workers in one team (the native API's); the calling thread
+  // becomes worker 0 in slot 0. Front ends that make their own teams (the
+  // OpenMP one) start with n = 1.
   runtime(int nthreads, std::unique_ptr<dependency_engine> engine);
   ~runtime(); // waits for every task, then joins the workers
 
-  int nthreads() const { return static_cast<int>(workers_.size()); }
+  // Workers that exist (they only ever grow in number).
+  int nthreads() const { return nworkers_.load(std::memory_order_acquire); }
   dependency_engine &engine() { return *engine_; }
   worker &worker_at(int i) { return *workers_[i]; }
-  std::vector<task_pool *> &pools() { return pools_; }
+  task_pool *const *pools() { return pools_.get(); }
   bool stopping() const { return stopping_.load(std::memory_order_acquire); }
+  team &initial_team() { return *team0_; }
 
   // ---- operations on the calling worker's current task -------------------
   int spawn(worker &w, task *t, const weft_dep *deps, int ndeps);
@@ -34,25 +38,32 @@ public:
   int taskwait_deps(worker &w, const weft_dep *deps, int ndeps);
   int taskgroup_begin(worker &w);
   int taskgroup_end(worker &w);
+  // t was created by w's current task but runs here and now (if(0), final
+  // and included tasks). Counted like any task.
+  void run_included(worker &w, task *t);
+
+  // ---- teams ----------------------------------------------------------------
+  // A team of n for a region whose master is `master` (slot 0): the workers
+  // of the master's previous region at this depth when there are enough,
+  // then idle workers, then new threads. The caller sets body/arg/user.
+  team *begin_team(worker &master, int n);
+  // Runs the body on every member (the master too), then the end barrier;
+  // returns once every member has left the team.
+  void run_team(worker &master, team *t);
+  // A thread weft did not start becomes a worker with a team of its own
+  // (an OpenMP initial thread).
+  worker *adopt_thread();
 
   // ---- scheduling support --------------------------------------------------
-  void wake(int worker_id);
-  void wake_one();
-  std::atomic<int> &num_sleeping() { return num_sleeping_; }
-
-  // Tasks with a priority wait in one shared heap, checked before the deques.
-  void push_priority(task *t);
-  task *pop_priority();
-  bool has_priority_tasks() const {
-    return prio_count_.load(std::memory_order_relaxed) > 0;
-  }
+  // Wakes w if it sleeps; whoever clears its sleeping flag wakes it.
+  bool try_wake(worker &w);
+  void wake(int worker_id) { try_wake(*workers_[worker_id]); }
 
   weft_stats stats() const;
   void print_stats() const;
 
 private:
-  // Wakes w if it sleeps; whoever clears its sleeping flag wakes it.
-  bool try_wake(worker &w);
+  worker *new_worker(bool with_thread);
   void wait_all_tasks(worker &w);
   // parent's children not yet finished (after adding w's pending counts).
   static uint64_t unfinished_children(worker &w, task *parent);
@@ -60,16 +71,14 @@ private:
 
   std::unique_ptr<dependency_engine> engine_;
   std::unique_ptr<wait_watchdog> watchdog_; // WEFT_DEBUG=waits
-  std::vector<worker *> workers_;
-  std::vector<task_pool *> pools_;
+  std::unique_ptr<worker *[]> workers_;
+  std::unique_ptr<task_pool *[]> pools_;
+  std::atomic<int> nworkers_{0};
   std::vector<std::thread> threads_;
-  uint64_t throttle_limit_ = 0; // unfinished children before throttling
+  std::mutex workers_lock_;        // creation, threads_, idle_
+  std::vector<worker *> idle_;     // started workers in no team
+  team *team0_ = nullptr;
   std::atomic<bool> stopping_{false};
-  alignas(64) std::atomic<int> num_sleeping_{0};
-  std::atomic<unsigned> wake_cursor_{0};
-  alignas(64) std::atomic<int> prio_count_{0};
-  std::mutex prio_lock_;
-  std::vector<task *> prio_heap_;
 };
 
 // The running runtime (nullptr when stopped) and the calling thread's worker
@@ -80,15 +89,17 @@ extern thread_local worker *tl_worker;
 // -------------------------------------------------------------------------
 template <class Cond> void worker::sleep_unless(Cond cond) {
   uint32_t seen = sleep_word_.load(std::memory_order_acquire);
+  std::atomic<int> &asleep = team_->num_sleeping();
+  sleep_counter_ = &asleep;
   sleeping_.store(true, std::memory_order_seq_cst);
-  rt_.num_sleeping().fetch_add(1, std::memory_order_seq_cst);
+  asleep.fetch_add(1, std::memory_order_seq_cst);
   heavy_fence(); // pairs with light_fence() in push_ready
   if (!cond()) {
     worker_counters::bump(c_.sleeps);
     futex_wait(sleep_word_, seen);
   }
   if (sleeping_.exchange(false, std::memory_order_acq_rel))
-    rt_.num_sleeping().fetch_sub(1, std::memory_order_relaxed);
+    asleep.fetch_sub(1, std::memory_order_relaxed);
 }
 
 // Spin briefly (cheap to resume), then yield (other threads may need this
@@ -123,6 +134,9 @@ template <class Done> void worker::wait_until(Done done) {
       idle = 0;
     }
   }
+  // Counts for other parents: their waiters must not depend on when we
+  // next go idle.
+  flush_finished_children();
 }
 
 } // namespace weft

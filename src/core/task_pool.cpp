@@ -6,8 +6,7 @@
 
 namespace weft {
 
-task_pool::task_pool(uint16_t id, int nworkers)
-    : free_(1024), id_(id), outgoing_(nworkers, nullptr) {}
+task_pool::task_pool(uint16_t id) : free_(1024), id_(id) {}
 
 task_pool::~task_pool() {
   for (void *s : slabs_)
@@ -44,7 +43,9 @@ void task_pool::push_remote(batch *b) {
 }
 
 void task_pool::release_remote(void *blk, uint16_t owner,
-                               std::vector<task_pool *> &pools) {
+                               task_pool *const *pools) {
+  if (owner >= outgoing_.size())
+    outgoing_.resize(owner + 1, nullptr); // a worker started after us
   batch *&q = outgoing_[owner];
   if (!q) {
     q = static_cast<batch *>(blk); // the first block carries the batch
@@ -58,7 +59,7 @@ void task_pool::release_remote(void *blk, uint16_t owner,
   }
 }
 
-void task_pool::flush_remote(std::vector<task_pool *> &pools) {
+void task_pool::flush_remote(task_pool *const *pools) {
   for (std::size_t o = 0; o < outgoing_.size(); ++o)
     if (batch *q = outgoing_[o]) {
       pools[o]->push_remote(q);

@@ -18,7 +18,7 @@ inline constexpr int kSlabBlocks = 64;
 
 class task_pool {
 public:
-  task_pool(uint16_t id, int nworkers);
+  explicit task_pool(uint16_t id);
   ~task_pool();
   task_pool(const task_pool &) = delete;
   task_pool &operator=(const task_pool &) = delete;
@@ -34,7 +34,7 @@ public:
   }
 
   // Owner thread of *this* pool only; `owner` is the pool the block came from.
-  void release(void *b, uint16_t owner, std::vector<task_pool *> &pools) {
+  void release(void *b, uint16_t owner, task_pool *const *pools) {
     if (owner == id_)
       push(b);
     else
@@ -42,7 +42,7 @@ public:
   }
 
   // Hand back every block held for other pools (when going idle).
-  void flush_remote(std::vector<task_pool *> &pools);
+  void flush_remote(task_pool *const *pools);
 
 private:
   static constexpr std::size_t kPrefetchAhead = 4;
@@ -60,7 +60,7 @@ private:
     free_[n_++] = b;
   }
   void refill();
-  void release_remote(void *b, uint16_t owner, std::vector<task_pool *> &pools);
+  void release_remote(void *b, uint16_t owner, task_pool *const *pools);
   void push_remote(batch *b);
 
   alignas(64) std::atomic<batch *> remote_{nullptr}; // from other workers

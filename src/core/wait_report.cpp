@@ -75,6 +75,8 @@ const char *kind_name(int k) {
     return "taskgroup end";
   case wait_kind::shutdown:
     return "shutdown (every task)";
+  case wait_kind::barrier:
+    return "barrier";
   }
   return "?";
 }

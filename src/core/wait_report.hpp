@@ -23,6 +23,7 @@ enum class wait_kind : int {
   taskwait_on,  // earlier children of `task` that access `addr`
   taskgroup,    // a taskgroup of `task`
   shutdown,     // every task
+  barrier,      // the other members and every task of the team
 };
 
 // One worker's current wait; written by that worker, read by the watchdog.

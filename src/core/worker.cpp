@@ -11,19 +11,80 @@
 
 namespace weft {
 
-worker::worker(runtime &rt, int id, int nworkers)
-    : rt_(rt), id_(id), current_(&root_),
+worker::worker(runtime &rt, int id)
+    : rt_(rt), id_(id), current_(nullptr),
       rng_(0x9e3779b97f4a7c15ull * (id + 1)),
-      pool_(static_cast<uint16_t>(id), nworkers) {
-  std::memset(static_cast<void *>(&root_), 0, sizeof(root_));
-  new (&root_) task{};
-  root_.flags = TASK_ROOT;
-  root_.owner = static_cast<uint16_t>(id);
-  root_.refs.store(1, std::memory_order_relaxed);
-  root_.children.store(kChildBias, std::memory_order_relaxed);
+      pool_(static_cast<uint16_t>(id)) {}
+
+worker::~worker() {
+  for (team *t : team_cache)
+    delete t;
 }
 
-worker::~worker() = default;
+worker::membership worker::enter_team(team *t, int i) {
+  membership m{team_, slot_, slot_index_, current_};
+  team_slot &s = t->slot(i);
+  s.reset_implicit(id_);
+  s.w = this;
+  team_ = t;
+  slot_ = &s;
+  slot_index_ = i;
+  current_ = &s.implicit;
+  return m;
+}
+
+void worker::leave_team(const membership &m) {
+  flush_finished_children();
+  if (slot_->implicit.domain)
+    rt_.engine().task_end(*this, &slot_->implicit);
+  team_ = m.t;
+  slot_ = m.slot;
+  slot_index_ = m.index;
+  current_ = m.current;
+}
+
+void worker::assign(team *t, int i) {
+  job_team_ = t;
+  job_slot_ = i;
+  job_seq_.fetch_add(1, std::memory_order_seq_cst);
+  if (job_sleeping_.load(std::memory_order_seq_cst))
+    futex_wake(job_seq_, 1);
+}
+
+void worker::thread_main() {
+  uint32_t seen = 0;
+  for (;;) {
+    // Between regions: spin (the next region usually follows at once),
+    // yield, then sleep until assign().
+    int idle = 0;
+    uint32_t now;
+    while ((now = job_seq_.load(std::memory_order_acquire)) == seen) {
+      if (++idle < 2000) {
+        cpu_relax();
+      } else if (idle < 2100) {
+        std::this_thread::yield();
+      } else {
+        pool_.flush_remote(rt_.pools());
+        job_sleeping_.store(true, std::memory_order_seq_cst);
+        if (job_seq_.load(std::memory_order_seq_cst) == seen)
+          futex_wait(job_seq_, seen);
+        job_sleeping_.store(false, std::memory_order_relaxed);
+      }
+    }
+    seen = now;
+    team *t = job_team_;
+    if (!t)
+      return;
+    int i = job_slot_;
+    membership m = enter_team(t, i);
+    t->body(*this, i, t->arg);
+    if (t->end_barrier)
+      t->barrier(*this);
+    leave_team(m);
+    // The master may reuse or free the team after this.
+    t->inside.fetch_sub(1, std::memory_order_release);
+  }
+}
 
 task *worker::alloc_task(weft_task_fn fn, void *arg) {
   void *mem = pool_.alloc();
@@ -77,15 +138,15 @@ void worker::free_task(task *t) {
 
 void worker::push_ready(task *t) {
   if (t->priority > 0) {
-    rt_.push_priority(t);
+    team_->push_priority(t);
   } else {
-    deque_.push(t);
+    slot_->deque.push(t);
   }
   // Pairs with the sleeper's heavy_fence between announcing itself in
   // num_sleeping and its last look at the deques.
   light_fence();
-  if (rt_.num_sleeping().load(std::memory_order_seq_cst) > 0)
-    rt_.wake_one();
+  if (team_->num_sleeping().load(std::memory_order_seq_cst) > 0)
+    team_->wake_one();
 }
 
 void worker::make_ready(task *t) {
@@ -152,6 +213,8 @@ void worker::finish(task *t) {
   in_retire_ = false;
 
   worker_counters::bump(c_.finished);
+  slot_->finished.store(slot_->finished.load(std::memory_order_relaxed) + 1,
+                        std::memory_order_release);
   if (taskgroup_state *g = t->group) {
     uint64_t v = g->count.fetch_sub(1, std::memory_order_seq_cst) - 1;
     if ((v & kChildWaiting) && (v & kChildCountMask) == 0)
@@ -203,7 +266,7 @@ void worker::run_chain(task *t) {
 }
 
 task *worker::steal() {
-  int n = rt_.nthreads();
+  int n = team_->size();
   if (n == 1)
     return nullptr;
   rng_ ^= rng_ << 13;
@@ -212,12 +275,12 @@ task *worker::steal() {
   int start = static_cast<int>(rng_ % static_cast<uint64_t>(n));
   for (int i = 0; i < n; ++i) {
     int v = start + i < n ? start + i : start + i - n;
-    if (v == id_)
+    if (v == slot_index_)
       continue;
-    worker &victim = rt_.worker_at(v);
-    if (!victim.deque_.maybe_nonempty())
+    ready_deque &victim = team_->slot(v).deque;
+    if (!victim.maybe_nonempty())
       continue;
-    if (task *t = victim.deque_.steal()) {
+    if (task *t = victim.steal()) {
       worker_counters::bump(c_.steals);
       return t;
     }
@@ -230,10 +293,10 @@ task *worker::find_work() {
     immediate_ = nullptr;
     return t;
   }
-  if (rt_.has_priority_tasks())
-    if (task *t = rt_.pop_priority())
+  if (team_->has_priority_tasks())
+    if (task *t = team_->pop_priority())
       return t;
-  if (task *t = deque_.pop())
+  if (task *t = slot_->deque.pop())
     return t;
   dependency_engine &eng = rt_.engine();
   if (eng.holds_ready_tasks())
@@ -243,10 +306,10 @@ task *worker::find_work() {
 }
 
 bool worker::work_visible() const {
-  if (rt_.has_priority_tasks())
+  if (team_->has_priority_tasks())
     return true;
-  for (int i = 0; i < rt_.nthreads(); ++i)
-    if (rt_.worker_at(i).deque_.maybe_nonempty())
+  for (int i = 0; i < team_->size(); ++i)
+    if (team_->slot(i).deque.maybe_nonempty())
       return true;
   return false;
 }
@@ -259,8 +322,5 @@ bool worker::help_once() {
   return false;
 }
 
-void worker::run_loop() {
-  wait_until([this] { return rt_.stopping(); });
-}
 
 } // namespace weft

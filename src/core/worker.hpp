@@ -1,18 +1,22 @@
-// A worker: one thread, its ready deque, its descriptor pool and its implicit
-// task. Scheduling order when a worker looks for work: the task its last
-// retirement made ready (immediate successor), then prioritised tasks, its
-// own deque (newest first), the engine's ready queue, then stealing (oldest
-// first) from a random victim.
+// A worker: one thread and its descriptor pool. It runs as a member of one
+// team at a time (its slot there holds its ready deque and implicit task)
+// and waits for the next team between parallel regions. Scheduling order
+// when a worker looks for work: the task its last retirement made ready
+// (immediate successor), then the team's prioritised tasks, its own deque
+// (newest first), the engine's ready queue, then stealing (oldest first)
+// from a random member of its team.
 #pragma once
 
 #include "futex.hpp"
 #include "ready_deque.hpp"
 #include "task.hpp"
 #include "task_pool.hpp"
+#include "team.hpp"
 #include "wait_report.hpp"
 
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 namespace weft {
 
@@ -29,7 +33,7 @@ struct worker_counters {
 
 class alignas(64) worker {
 public:
-  worker(runtime &rt, int id, int nworkers);
+  worker(runtime &rt, int id);
   ~worker();
   worker(const worker &) = delete;
   worker &operator=(const worker &) = delete;
@@ -41,7 +45,11 @@ public:
   worker_counters &counters() { return c_; }
   wait_record &wait_state() { return wait_; }
   bool sleeping() const { return sleeping_.load(std::memory_order_relaxed); }
-  task *root() { return &root_; }
+  // The implicit task of the worker's slot in its current team.
+  task *root() { return &slot_->implicit; }
+  team *current_team() const { return team_; }
+  int slot_index() const { return slot_index_; }
+  team_slot *slot() const { return slot_; }
 
   // A fresh descriptor from this worker's pool, owned by the caller.
   task *alloc_task(weft_task_fn fn, void *arg);
@@ -65,8 +73,23 @@ public:
   template <class Done> void wait_until(Done done);
   // Run one available task, if any; returns whether it did.
   bool help_once();
-  // The thread function of workers 1..n-1.
-  void run_loop();
+  // Occupy slot i of t with the implicit task as the current task; returns
+  // what leave_team needs to restore the previous membership.
+  struct membership {
+    team *t;
+    team_slot *slot;
+    int index;
+    task *current;
+  };
+  membership enter_team(team *t, int i);
+  void leave_team(const membership &m);
+
+  // Threads other than the one that made the runtime: wait for a team to
+  // join (assign), run its body, repeat until told to exit.
+  void thread_main();
+  // Give this idle worker slot i of t (t == nullptr: exit). Called by the
+  // team's master; the worker must be idle.
+  void assign(team *t, int i);
 
   // Runs t, then the chain of immediate successors it leaves behind.
   void run_chain(task *t);
@@ -103,13 +126,26 @@ private:
   // The parent that had too many unfinished children at its last check.
   task *throttled_ = nullptr;
   uint64_t rng_;
-  ready_deque deque_;
+  team *team_ = nullptr;
+  team_slot *slot_ = nullptr;
+  int slot_index_ = 0;
   task_pool pool_;
   worker_counters c_;
   wait_record wait_;
   alignas(64) std::atomic<uint32_t> sleep_word_{0};
   std::atomic<bool> sleeping_{false};
-  task root_;
+  std::atomic<int> *sleep_counter_ = nullptr; // the team's, while asleep
+  // Team assignment (assign / thread_main).
+  alignas(64) std::atomic<uint32_t> job_seq_{0};
+  std::atomic<bool> job_sleeping_{false};
+  team *job_team_ = nullptr;
+  int job_slot_ = 0;
+
+public:
+  // Workers kept by a master for its next region at this nesting depth
+  // (libgomp's hot team), and the team object they last formed.
+  std::vector<team *> team_cache;
+  int master_depth = 0;
 };
 
 } // namespace weft

@@ -39,18 +39,34 @@ struct succ_chunk {
 };
 static_assert(sizeof(succ_chunk) <= kBlockSize);
 
-sw_engine::sw_engine(int nworkers) : pw_(nworkers) {}
+sw_engine::sw_engine(int) : pw_(new per_worker *[kMaxWorkers + 1]()) {}
 
 sw_engine::~sw_engine() {
-  for (per_worker &p : pw_)
-    for (dep_domain *d : p.spare_domains)
-      delete d;
+  for (int i = 0; i <= kMaxWorkers; ++i)
+    if (per_worker *p = pw_[i]) {
+      for (dep_domain *d : p->spare_domains)
+        delete d;
+      delete p;
+    }
+}
+
+sw_engine::per_worker &sw_engine::pw(worker &w) {
+  per_worker *&p = pw_[w.id()];
+  if (!p) {
+    p = new per_worker;
+    // Readers (add_stats) scan up to the highest id seen.
+    int n = npw_.load(std::memory_order_relaxed);
+    while (n <= w.id() &&
+           !npw_.compare_exchange_weak(n, w.id() + 1, std::memory_order_release))
+      ;
+  }
+  return *p;
 }
 
 dep_domain *sw_engine::domain_of(worker &w, task *parent) {
   if (parent->domain)
     return parent->domain;
-  std::vector<dep_domain *> &spare = pw_[w.id()].spare_domains;
+  std::vector<dep_domain *> &spare = pw(w).spare_domains;
   dep_domain *d;
   if (spare.empty()) {
     d = new dep_domain;
@@ -102,7 +118,7 @@ void sw_engine::link(worker &w, linker &l, task *pred) {
   l.last = pred;
   if (add_successor(w, pred, l.t)) {
     ++l.npreds;
-    ++pw_[w.id()].edges;
+    ++pw(w).edges;
   }
 }
 
@@ -222,7 +238,7 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
     t->flags |= TASK_NO_SUCCESSORS;
     return submit_result::ready;
   }
-  per_worker &p = pw_[w.id()];
+  per_worker &p = pw(w);
   p.deps += static_cast<uint64_t>(ndeps);
   dep_domain *dom = domain_of(w, parent);
 
@@ -395,7 +411,7 @@ void sw_engine::task_end(worker &w, task *parent) {
   dep_domain *d = parent->domain;
   parent->domain = nullptr;
   d->clear(w);
-  pw_[w.id()].spare_domains.push_back(d);
+  pw(w).spare_domains.push_back(d);
 }
 
 void sw_engine::task_free(worker &w, task *t) {
@@ -413,12 +429,14 @@ void sw_engine::task_free(worker &w, task *t) {
 }
 
 void sw_engine::add_stats(engine_stats &out) const {
-  for (const per_worker &p : pw_) {
-    out.deps_submitted += p.deps;
-    out.edges += p.edges;
-    if (p.peak_entries > out.peak_map_entries)
-      out.peak_map_entries = p.peak_entries;
-  }
+  int n = npw_.load(std::memory_order_acquire);
+  for (int i = 0; i < n; ++i)
+    if (const per_worker *p = pw_[i]) {
+      out.deps_submitted += p->deps;
+      out.edges += p->edges;
+      if (p->peak_entries > out.peak_map_entries)
+        out.peak_map_entries = p->peak_entries;
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -8,6 +8,8 @@
 #include "dependence_map.hpp"
 #include "engine.hpp"
 
+#include <atomic>
+#include <memory>
 #include <vector>
 
 namespace weft {
@@ -52,7 +54,12 @@ private:
   void release_mutexes(worker &w, task *t);
   dep_domain *domain_of(worker &w, task *parent);
 
-  std::vector<per_worker> pw_;
+  per_worker &pw(worker &w);
+
+  // Per worker id, made on the worker's first use (workers come and go
+  // with OpenMP teams; the array never moves).
+  std::unique_ptr<per_worker *[]> pw_;
+  std::atomic<int> npw_{0};
 };
 
 } // namespace weft

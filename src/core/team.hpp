@@ -1,0 +1,88 @@
+// A team: the workers that run one parallel region (OpenMP) or, for the
+// native API, all of the runtime's workers. Each member occupies a slot with
+// its own ready deque and implicit task; workers look for work only in their
+// team's slots, so a task always runs on a member of its creator's team, and
+// a worker inside a nested team never runs the outer team's tasks.
+#pragma once
+
+#include "ready_deque.hpp"
+#include "task.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace weft {
+
+class runtime;
+class worker;
+
+struct alignas(64) team_slot {
+  ready_deque deque;
+  task implicit; // the member's implicit task (TASK_ROOT, never freed)
+  // Tasks spawned / finished by the slot's occupant (single writer each),
+  // summed by the barrier to know that every task of the team finished.
+  alignas(64) std::atomic<uint64_t> spawned{0};
+  std::atomic<uint64_t> finished{0};
+  worker *w = nullptr; // the occupant
+  void *user = nullptr; // the front end's per-member state
+
+  void reset_implicit(int owner);
+};
+
+class team {
+public:
+  // What every member runs; the core adds the end barrier unless the team
+  // was made with end_barrier = false (the native API's permanent team).
+  using body_fn = void (*)(worker &w, int slot, void *arg);
+
+  team(runtime &rt, int size);
+  ~team();
+  team(const team &) = delete;
+  team &operator=(const team &) = delete;
+
+  int size() const { return size_; }
+  team_slot &slot(int i) { return *slots_[i]; }
+  runtime &rt() { return rt_; }
+
+  // Returns when every member called it and every task of the team has
+  // finished; the caller runs the team's tasks meanwhile. A task scheduling
+  // point, as OpenMP's barrier.
+  void barrier(worker &w);
+  // Every task spawned in the team has finished (exact once all members
+  // stopped spawning from their implicit tasks, see team.cpp).
+  bool tasks_done() const;
+
+  std::atomic<int> &num_sleeping() { return num_sleeping_; }
+  void wake_one();
+  void wake_all(const worker *except);
+
+  // Tasks with a priority wait in one heap per team, checked before deques.
+  void push_priority(task *t);
+  task *pop_priority();
+  bool has_priority_tasks() const {
+    return prio_count_.load(std::memory_order_relaxed) > 0;
+  }
+
+  body_fn body = nullptr;
+  void *arg = nullptr;
+  bool end_barrier = true;
+  void *user = nullptr; // the front end's per-team state
+  // Members other than the master still running the region; the master
+  // waits for zero before it reuses or frees the team.
+  alignas(64) std::atomic<int> inside{0};
+
+private:
+  runtime &rt_;
+  int size_;
+  std::vector<team_slot *> slots_;
+  alignas(64) std::atomic<uint64_t> bar_{0}; // generation << 32 | arrived
+  alignas(64) std::atomic<int> num_sleeping_{0};
+  std::atomic<unsigned> wake_cursor_{0};
+  alignas(64) std::atomic<int> prio_count_{0};
+  std::mutex prio_lock_;
+  std::vector<task *> prio_heap_;
+};
+
+} // namespace weft
