@@ -20,28 +20,6 @@ namespace {
 std::mutex g_start_lock;
 bool g_atexit_registered = false;
 
-int default_threads(int &out) {
-  if (const char *s = std::getenv("WEFT_NUM_THREADS"); s && *s) {
-    char *end = nullptr;
-    errno = 0;
-    long v = std::strtol(s, &end, 10);
-    if (errno || *end || v < 1 || v > kMaxWorkers)
-      return set_error(WEFT_EINVAL,
-                       "WEFT_NUM_THREADS=%s: not a thread count in [1, %d]", s,
-                       kMaxWorkers);
-    out = static_cast<int>(v);
-    return WEFT_OK;
-  }
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0)
-    out = CPU_COUNT(&set);
-  else
-    out = 1;
-  if (out < 1)
-    out = 1;
-  return WEFT_OK;
-}
-
 void shutdown_at_exit() {
   worker *w = tl_worker;
   runtime *rt = g_runtime.load(std::memory_order_acquire);
@@ -51,28 +29,9 @@ void shutdown_at_exit() {
 }
 
 int start(int nthreads, const char *call) {
-  if (nthreads < 0 || nthreads > kMaxWorkers)
-    return set_error(WEFT_EINVAL, "%s: num_threads is %d (must be in [0, %d])",
-                     call, nthreads, kMaxWorkers);
+  if (int rc = runtime::start(nthreads, call); rc != WEFT_OK)
+    return rc;
   std::lock_guard<std::mutex> lk(g_start_lock);
-  if (runtime *rt = g_runtime.load(std::memory_order_acquire)) {
-    if (nthreads == 0 || nthreads == rt->nthreads())
-      return WEFT_OK;
-    return set_error(WEFT_ESTATE,
-                     "%s: weft already runs with %d threads (asked for %d); "
-                     "call weft_shutdown first",
-                     call, rt->nthreads(), nthreads);
-  }
-  if (nthreads == 0)
-    if (int rc = default_threads(nthreads); rc != WEFT_OK)
-      return rc;
-  const char *e = std::getenv("WEFT_ENGINE");
-  std::string name = e && *e ? e : "sw";
-  std::unique_ptr<dependency_engine> engine = make_engine(name, nthreads);
-  if (!engine)
-    return set_error(WEFT_EINVAL, "WEFT_ENGINE=%s: unknown engine (known: %s)",
-                     name.c_str(), engine_names());
-  new runtime(nthreads, std::move(engine));
   if (!g_atexit_registered) {
     std::atexit(shutdown_at_exit);
     g_atexit_registered = true;
@@ -125,22 +84,8 @@ int check_deps(const char *call, const weft_dep *deps, int ndeps) {
   return WEFT_OK;
 }
 
-// Where a task's copied argument lives: in the descriptor, in a second pool
-// block, or on the heap.
 void *payload_for(worker &w, task *t, std::size_t size) {
-  if (size <= kTaskInlinePayload)
-    return t->payload;
-  void *mem;
-  if (size <= kBlockSize) {
-    mem = w.pool().alloc();
-    t->flags |= TASK_PAYLOAD_POOL;
-  } else {
-    mem = std::aligned_alloc(16, (size + 15) & ~std::size_t(15));
-    if (!mem)
-      fatal("out of memory for a task argument of %zu bytes", size);
-    t->flags |= TASK_PAYLOAD_HEAP;
-  }
-  return mem;
+  return w.alloc_payload(t, size, 16);
 }
 
 int submit(worker &w, task *t, const weft_dep *deps, int ndeps, int prio) {
@@ -209,11 +154,11 @@ int weft_shutdown(void) {
 
 int weft_num_threads(void) {
   if (runtime *rt = g_runtime.load(std::memory_order_acquire))
-    return rt->nthreads();
+    return rt->initial_team().size();
   worker *w;
   if (current_worker("weft_num_threads", w) != WEFT_OK)
     return -1;
-  return w->rt().nthreads();
+  return w->rt().initial_team().size();
 }
 
 int weft_thread_id(void) { return tl_worker ? tl_worker->id() : -1; }

@@ -5,12 +5,71 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstddef>
+#include <cstdint>
+#include <cerrno>
 #include <cstring>
+#include <pthread.h>
+#include <sched.h>
+#include <string>
 
 namespace weft {
 
 std::atomic<runtime *> g_runtime{nullptr};
 thread_local worker *tl_worker = nullptr;
+std::size_t g_worker_stack_size = 0;
+
+namespace {
+std::mutex g_start_lock;
+
+int default_threads(int &out) {
+  if (const char *s = std::getenv("WEFT_NUM_THREADS"); s && *s) {
+    char *end = nullptr;
+    errno = 0;
+    long v = std::strtol(s, &end, 10);
+    if (errno || *end || v < 1 || v > kMaxWorkers)
+      return set_error(WEFT_EINVAL,
+                       "WEFT_NUM_THREADS=%s: not a thread count in [1, %d]", s,
+                       kMaxWorkers);
+    out = static_cast<int>(v);
+    return WEFT_OK;
+  }
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    out = CPU_COUNT(&set);
+  else
+    out = 1;
+  if (out < 1)
+    out = 1;
+  return WEFT_OK;
+}
+} // namespace
+
+int runtime::start(int nthreads, const char *call) {
+  if (nthreads < 0 || nthreads > kMaxWorkers)
+    return set_error(WEFT_EINVAL, "%s: num_threads is %d (must be in [0, %d])",
+                     call, nthreads, kMaxWorkers);
+  std::lock_guard<std::mutex> lk(g_start_lock);
+  if (runtime *rt = g_runtime.load(std::memory_order_acquire)) {
+    if (nthreads == 0 || nthreads == rt->initial_team().size())
+      return WEFT_OK;
+    return set_error(WEFT_ESTATE,
+                     "%s: weft already runs with %d threads (asked for %d); "
+                     "call weft_shutdown first",
+                     call, rt->initial_team().size(), nthreads);
+  }
+  if (nthreads == 0)
+    if (int rc = default_threads(nthreads); rc != WEFT_OK)
+      return rc;
+  const char *e = std::getenv("WEFT_ENGINE");
+  std::string name = e && *e ? e : "sw";
+  std::unique_ptr<dependency_engine> engine = make_engine(name, nthreads);
+  if (!engine)
+    return set_error(WEFT_EINVAL, "WEFT_ENGINE=%s: unknown engine (known: %s)",
+                     name.c_str(), engine_names());
+  new runtime(nthreads, std::move(engine));
+  return WEFT_OK;
+}
 
 // A parent with more unfinished children than this per thread runs ready
 // tasks itself before creating more (bounds memory and the dependence map,
@@ -58,12 +117,26 @@ worker *runtime::new_worker(bool with_thread) {
   workers_[id] = w;
   pools_[id] = &w->pool();
   nworkers_.store(id + 1, std::memory_order_release);
-  if (with_thread)
-    threads_.emplace_back([this, w] {
-      tl_worker = w;
-      w->thread_main();
+  if (with_thread) {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    if (std::size_t sz = g_worker_stack_size)
+      if (int rc = pthread_attr_setstacksize(&attr, sz); rc != 0)
+        fatal("cannot use a thread stack of %zu bytes: %s", sz,
+              std::strerror(rc));
+    pthread_t th;
+    auto main = [](void *p) -> void * {
+      auto *me = static_cast<worker *>(p);
+      tl_worker = me;
+      me->thread_main();
       tl_worker = nullptr;
-    });
+      return nullptr;
+    };
+    if (int rc = pthread_create(&th, &attr, main, w); rc != 0)
+      fatal("cannot start worker thread %d: %s", id, std::strerror(rc));
+    pthread_attr_destroy(&attr);
+    threads_.push_back(th);
+  }
   return w;
 }
 
@@ -111,6 +184,7 @@ team *runtime::begin_team(worker &master, int n) {
 
 void runtime::run_team(worker &master, team *t) {
   int n = t->size();
+  t->reset_for_region();
   t->inside.store(n - 1, std::memory_order_relaxed);
   for (int i = 1; i < n; ++i)
     t->slot(i).w->assign(t, i);
@@ -144,8 +218,8 @@ runtime::~runtime() {
   for (int i = 0; i < n; ++i)
     if (workers_[i] != &w)
       workers_[i]->assign(nullptr, 0);
-  for (std::thread &t : threads_)
-    t.join();
+  for (pthread_t t : threads_)
+    pthread_join(t, nullptr);
   if (const char *s = std::getenv("WEFT_STATS"); s && *s && *s != '0')
     print_stats();
   if (std::exception_ptr *e = w.root()->exc.exchange(nullptr)) {
@@ -316,6 +390,23 @@ bool runtime::try_wake(worker &w) {
   w.sleep_word_.fetch_add(1, std::memory_order_release);
   futex_wake(w.sleep_word_, 1);
   return true;
+}
+
+void runtime::fulfill(task *t) {
+  if (t->pending.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return; // the body is still running: its end completes the task
+  // Complete it in its own team (the barrier counts it there): queue it
+  // first in that team's priority heap, whichever thread we are.
+  task *root = t->parent;
+  while (!(root->flags & TASK_ROOT))
+    root = root->parent;
+  team_slot *slot = reinterpret_cast<team_slot *>(
+      reinterpret_cast<char *>(root) - offsetof(team_slot, implicit));
+  t->flags |= TASK_COMPLETE_ONLY;
+  t->priority = INT32_MAX;
+  slot->owner->push_priority(t);
+  light_fence();
+  slot->owner->wake_one();
 }
 
 void runtime::run_included(worker &w, task *t) {

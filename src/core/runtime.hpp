@@ -11,6 +11,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <pthread.h>
 #include <thread>
 #include <vector>
 
@@ -22,6 +23,10 @@ public:
   // becomes worker 0 in slot 0. Front ends that make their own teams (the
   // OpenMP one) start with n = 1.
   runtime(int nthreads, std::unique_ptr<dependency_engine> engine);
+  // Starts the runtime with n workers (0: WEFT_NUM_THREADS, else the CPUs
+  // we may run on) and the engine WEFT_ENGINE names, unless it runs already
+  // (then n must be 0 or its size). Returns a weft error code.
+  static int start(int nthreads, const char *call);
   ~runtime(); // waits for every task, then joins the workers
 
   // Workers that exist (they only ever grow in number).
@@ -41,6 +46,9 @@ public:
   // t was created by w's current task but runs here and now (if(0), final
   // and included tasks). Counted like any task.
   void run_included(worker &w, task *t);
+  // The detach event of t (TASK_DETACH) happened; t completes now if its
+  // body has ended, else when it ends. Any thread may call it.
+  void fulfill(task *t);
 
   // ---- teams ----------------------------------------------------------------
   // A team of n for a region whose master is `master` (slot 0): the workers
@@ -74,7 +82,7 @@ private:
   std::unique_ptr<worker *[]> workers_;
   std::unique_ptr<task_pool *[]> pools_;
   std::atomic<int> nworkers_{0};
-  std::vector<std::thread> threads_;
+  std::vector<pthread_t> threads_;
   std::mutex workers_lock_;        // creation, threads_, idle_
   std::vector<worker *> idle_;     // started workers in no team
   team *team0_ = nullptr;
@@ -85,6 +93,8 @@ private:
 // (nullptr for threads weft does not know).
 extern std::atomic<runtime *> g_runtime;
 extern thread_local worker *tl_worker;
+// Stack size of the threads weft starts (0: the system's default).
+extern std::size_t g_worker_stack_size;
 
 // -------------------------------------------------------------------------
 template <class Cond> void worker::sleep_unless(Cond cond) {

@@ -26,6 +26,10 @@ enum task_flag : uint16_t {
   TASK_PAYLOAD_HEAP = 1u << 3, // arg points to malloc'ed memory
   TASK_ARGS = 1u << 4,     // weft_spawn_args: fn is a weft_args_fn
   TASK_NO_SUCCESSORS = 1u << 5, // set by the engine: no task can follow it
+  TASK_FINAL = 1u << 6,    // OpenMP final: its descendants run included
+  TASK_DETACH = 1u << 7,   // completes when its body ended and
+                           // task_fulfill was called (OpenMP detach)
+  TASK_COMPLETE_ONLY = 1u << 8, // a detached task queued for completion
 };
 
 // task::children packs the finished-children count with two flags and the id
@@ -96,6 +100,10 @@ struct taskgroup_state {
   std::atomic<uint64_t> count{0}; // unfinished members | waiting flag/worker
   taskgroup_state *outer = nullptr;
   std::atomic<std::exception_ptr *> exc{nullptr};
+  // Cancelled (OpenMP cancel taskgroup): members not yet started are
+  // skipped, their completion counted as usual.
+  std::atomic<bool> cancelled{false};
+  void *user = nullptr; // the front end's (OpenMP task reductions)
 };
 
 } // namespace weft

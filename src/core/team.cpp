@@ -8,11 +8,11 @@
 
 namespace weft {
 
-void team_slot::reset_implicit(int owner) {
+void team_slot::reset_implicit(int worker_id) {
   std::memset(static_cast<void *>(&implicit), 0, sizeof(implicit));
   new (&implicit) task{};
   implicit.flags = TASK_ROOT;
-  implicit.owner = static_cast<uint16_t>(owner);
+  implicit.owner = static_cast<uint16_t>(worker_id);
   implicit.refs.store(1, std::memory_order_relaxed);
   implicit.children.store(kChildBias, std::memory_order_relaxed);
 }
@@ -22,10 +22,13 @@ team::team(runtime &rt, int size) : rt_(rt), size_(size) {
   for (int i = 0; i < size; ++i) {
     slots_.push_back(new team_slot);
     slots_.back()->reset_implicit(0);
+    slots_.back()->owner = this;
   }
 }
 
 team::~team() {
+  if (user_free)
+    user_free(user);
   for (team_slot *s : slots_)
     delete s;
 }
@@ -45,25 +48,37 @@ bool team::tasks_done() const {
   return fin == spawned;
 }
 
-void team::barrier(worker &w) {
+void team::barrier(worker &w) { wait_barrier(w, bar_, nullptr); }
+
+bool team::barrier(worker &w, const std::atomic<bool> &cancelled) {
+  return wait_barrier(w, cbar_, &cancelled);
+}
+
+bool team::wait_barrier(worker &w, std::atomic<uint64_t> &word,
+                        const std::atomic<bool> *cancelled) {
+  auto is_cancelled = [cancelled] {
+    return cancelled && cancelled->load(std::memory_order_acquire);
+  };
   if (size_ == 1) {
     if (!tasks_done()) {
       wait_scope ws(w.wait_state(), wait_kind::barrier, w.current());
-      w.wait_until([this] { return tasks_done(); });
+      w.wait_until([&] { return tasks_done() || is_cancelled(); });
     }
-    return;
+    return is_cancelled();
   }
-  uint64_t v = bar_.fetch_add(1, std::memory_order_acq_rel) + 1;
+  uint64_t v = word.fetch_add(1, std::memory_order_acq_rel) + 1;
   const uint64_t gen = v >> 32;
-  auto released = [this, gen, &w] {
-    uint64_t x = bar_.load(std::memory_order_acquire);
+  auto released = [&] {
+    uint64_t x = word.load(std::memory_order_acquire);
     if ((x >> 32) != gen)
+      return true;
+    if (is_cancelled())
       return true;
     if ((x & 0xffffffffu) != static_cast<uint64_t>(size_) || !tasks_done())
       return false;
     // Everybody is here and no task is left: whoever flips the generation
     // wakes the others.
-    if (bar_.compare_exchange_strong(x, (gen + 1) << 32,
+    if (word.compare_exchange_strong(x, (gen + 1) << 32,
                                      std::memory_order_acq_rel))
       wake_all(&w);
     return true;
@@ -72,6 +87,7 @@ void team::barrier(worker &w) {
     wait_scope ws(w.wait_state(), wait_kind::barrier, w.current());
     w.wait_until(released);
   }
+  return is_cancelled();
 }
 
 void team::wake_one() {

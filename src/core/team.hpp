@@ -26,9 +26,9 @@ struct alignas(64) team_slot {
   alignas(64) std::atomic<uint64_t> spawned{0};
   std::atomic<uint64_t> finished{0};
   worker *w = nullptr; // the occupant
-  void *user = nullptr; // the front end's per-member state
+  class team *owner = nullptr;
 
-  void reset_implicit(int owner);
+  void reset_implicit(int worker_id);
 };
 
 class team {
@@ -50,6 +50,12 @@ public:
   // finished; the caller runs the team's tasks meanwhile. A task scheduling
   // point, as OpenMP's barrier.
   void barrier(worker &w);
+  // The same, but also returns (true) once *cancelled is set: OpenMP's
+  // cancellable barrier. Its state is separate and reset by each region, so
+  // members that leave it early do not upset the end barrier.
+  bool barrier(worker &w, const std::atomic<bool> &cancelled);
+  // All members idle: start the next region's barriers afresh.
+  void reset_for_region() { cbar_.store(0, std::memory_order_relaxed); }
   // Every task spawned in the team has finished (exact once all members
   // stopped spawning from their implicit tasks, see team.cpp).
   bool tasks_done() const;
@@ -69,6 +75,7 @@ public:
   void *arg = nullptr;
   bool end_barrier = true;
   void *user = nullptr; // the front end's per-team state
+  void (*user_free)(void *) = nullptr;
   // Members other than the master still running the region; the master
   // waits for zero before it reuses or frees the team.
   alignas(64) std::atomic<int> inside{0};
@@ -77,7 +84,11 @@ private:
   runtime &rt_;
   int size_;
   std::vector<team_slot *> slots_;
+  bool wait_barrier(worker &w, std::atomic<uint64_t> &word,
+                    const std::atomic<bool> *cancelled);
+
   alignas(64) std::atomic<uint64_t> bar_{0}; // generation << 32 | arrived
+  alignas(64) std::atomic<uint64_t> cbar_{0}; // the cancellable one
   alignas(64) std::atomic<int> num_sleeping_{0};
   std::atomic<unsigned> wake_cursor_{0};
   alignas(64) std::atomic<int> prio_count_{0};

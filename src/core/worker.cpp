@@ -179,19 +179,45 @@ void worker::record_exception(task *t, std::exception_ptr e) {
 }
 
 void worker::execute(task *t) {
+  if (t->flags & TASK_COMPLETE_ONLY) {
+    // A detached task whose event was fulfilled elsewhere.
+    complete(t);
+    return;
+  }
   task *prev = current_;
   current_ = t;
-  try {
-    if (t->flags & TASK_ARGS)
-      reinterpret_cast<weft_args_fn>(reinterpret_cast<void *>(t->fn))(
-          static_cast<void **>(t->arg));
-    else
-      t->fn(t->arg);
-  } catch (...) {
-    record_exception(t, std::current_exception());
+  if (t->flags & TASK_DETACH)
+    t->pending.store(2, std::memory_order_relaxed); // body + event
+  if (!(t->group && t->group->cancelled.load(std::memory_order_relaxed))) {
+    try {
+      if (t->flags & TASK_ARGS)
+        reinterpret_cast<weft_args_fn>(reinterpret_cast<void *>(t->fn))(
+            static_cast<void **>(t->arg));
+      else
+        t->fn(t->arg);
+    } catch (...) {
+      record_exception(t, std::current_exception());
+    }
   }
   current_ = prev;
   finish(t);
+}
+
+void *worker::alloc_payload(task *t, std::size_t size, std::size_t align) {
+  if (size <= kTaskInlinePayload && align <= 64)
+    return t->payload; // line 2 is 64-byte aligned
+  void *mem;
+  if (size <= kBlockSize && align <= 64) {
+    mem = pool_.alloc();
+    t->flags |= TASK_PAYLOAD_POOL;
+  } else {
+    std::size_t a = align < 16 ? 16 : align;
+    mem = std::aligned_alloc(a, (size + a - 1) & ~(a - 1));
+    if (!mem)
+      fatal("out of memory for a task argument of %zu bytes", size);
+    t->flags |= TASK_PAYLOAD_HEAP;
+  }
+  return mem;
 }
 
 void worker::finish(task *t) {
@@ -207,7 +233,14 @@ void worker::finish(task *t) {
       record_exception(t, *e);
       delete e;
     }
+  if ((t->flags & TASK_DETACH) &&
+      t->pending.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return; // the event completes it (runtime::fulfill)
+  complete(t);
+}
 
+void worker::complete(task *t) {
+  dependency_engine &eng = rt_.engine();
   in_retire_ = true;
   eng.retire(*this, t);
   in_retire_ = false;

@@ -15,6 +15,7 @@
 #include "wait_report.hpp"
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -53,6 +54,9 @@ public:
 
   // A fresh descriptor from this worker's pool, owned by the caller.
   task *alloc_task(weft_task_fn fn, void *arg);
+  // Room for t's copied argument: in the descriptor, a second pool block or
+  // the heap (freed with the task).
+  void *alloc_payload(task *t, std::size_t size, std::size_t align);
   // Drop one reference; the last one frees the descriptor. References are
   // only ever given at submission, so seeing 1 means ours is the last.
   void release_ref(task *t) {
@@ -109,6 +113,7 @@ private:
   template <class Cond> void sleep_unless(Cond cond);
   void execute(task *t);
   void finish(task *t);
+  void complete(task *t); // retirement and counts (after a detach event)
   void record_exception(task *t, std::exception_ptr e);
   void signal_waiter(task *t);
   void count_finished_child(task *parent);

@@ -1,0 +1,184 @@
+// The OpenMP front end: libgomp's ABI (the GOMP_* entry points GCC emits and
+// the omp_* user API) on weft's core. This header holds the front end's
+// state: the ICVs, the per-team state (work shares, single, copyprivate,
+// cancellation) and the per-member state. Scheduling stays in the core.
+#pragma once
+
+#include "../core/runtime.hpp"
+#include "../engines/worksharing_engine.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+// Every entry point of libgomp's ABI that weft implements.
+#define WEFT_GOMP_API extern "C" __attribute__((visibility("default")))
+
+namespace weft::gomp {
+
+// GCC's schedule codes (GOMP_loop_start's sched argument, omp_sched_t).
+enum sched : int {
+  sched_runtime = 0,
+  sched_static = 1,
+  sched_dynamic = 2,
+  sched_guided = 3,
+  sched_auto = 4,
+};
+inline constexpr int kSchedMonotonic = static_cast<int>(0x80000000u);
+
+// GOMP_task / GOMP_taskloop flags.
+inline constexpr unsigned kTaskUntied = 1u << 0, kTaskFinal = 1u << 1,
+                          kTaskMergeable = 1u << 2, kTaskDepend = 1u << 3,
+                          kTaskPriority = 1u << 4, kTaskUp = 1u << 8,
+                          kTaskGrainsize = 1u << 9, kTaskIf = 1u << 10,
+                          kTaskNogroup = 1u << 11, kTaskReduction = 1u << 12,
+                          kTaskDetach = 1u << 13, kTaskStrict = 1u << 14;
+
+// GOMP_cancel's which.
+inline constexpr int kCancelParallel = 1, kCancelLoop = 2,
+                     kCancelSections = 4, kCancelTaskgroup = 8;
+
+// Process-wide settings from the environment (read once).
+struct global_icvs {
+  std::vector<int> nthreads_list; // OMP_NUM_THREADS, one entry per level
+  std::vector<int> bind_list;     // OMP_PROC_BIND (omp_proc_bind_t values)
+  int run_sched = sched_dynamic;  // OMP_SCHEDULE (libgomp's default)
+  long run_chunk = 1;
+  bool dyn = false;
+  std::atomic<int> max_active_levels{1};
+  int thread_limit = 0x7fffffff;
+  bool cancellation = false;
+  int max_task_priority = 0;
+  std::size_t stacksize = 0;
+  int wait_policy = -1; // -1 unset, 0 passive, 1 active
+  int default_device = 0;
+  std::string places;
+  bool display_env = false;
+  bool display_verbose = false;
+  int num_procs = 1;
+};
+global_icvs &icv_global();
+
+// The ICVs of an implicit task (the data environment of one member).
+struct task_icvs {
+  int nthreads = 1;
+  int nthreads_level = 0; // index into nthreads_list for the next level
+  int run_sched = sched_dynamic;
+  long run_chunk = 1;
+  bool dyn = false;
+  int bind = 0;
+  int default_device = 0;
+};
+
+inline constexpr int kWorkShareRing = 16;
+
+// One worksharing construct (loop or sections) in flight.
+struct alignas(64) work_share {
+  std::atomic<uint64_t> ready{0};    // index + 1 once initialised
+  std::atomic<uint64_t> free_for{0}; // index allowed to initialise next
+  std::atomic<int> ended{0};         // members that left it
+  ws_state ws;                       // the engine's (dynamic, guided)
+  // The loop: logical iterations map to start + i * incr.
+  bool ull = false;
+  long start = 0, incr = 1, end = 0;
+  unsigned long long ustart = 0, uincr = 1, uend = 0;
+  uint64_t count = 0;
+  int kind = sched_static;
+  uint64_t chunk = 0;
+  bool ordered = false;
+  std::atomic<uint64_t> ordered_next{0}; // first iteration not yet released
+  std::atomic<bool> cancelled{false};
+  // Shared scratch memory requested through GOMP_loop_start's mem.
+  void *mem = nullptr;
+  uintptr_t *task_reductions = nullptr;
+  // doacross
+  std::atomic<uint8_t> *posted = nullptr;
+  std::vector<uint64_t> dims;
+};
+
+struct alignas(64) member_state {
+  task_icvs icv;
+  uint64_t ws_index = 0;     // work shares entered
+  uint64_t single_index = 0; // single constructs entered
+  work_share *ws = nullptr;  // the current one
+  bool static_loop = false;  // current loop's chunks are computed here
+  uint64_t static_trip = 0;  // next static chunk of this member
+  uint64_t cur_begin = 0, cur_end = 0; // current chunk (ordered)
+  bool holds_order = false;  // cur chunk not yet released to ordered_next
+};
+
+struct gomp_team {
+  int level = 0;        // omp_get_level
+  int active_level = 0; // omp_get_active_level
+  gomp_team *parent = nullptr;
+  int parent_thread = 0; // the master's thread number in parent
+  std::vector<member_state> members;
+  work_share ring[kWorkShareRing];
+  std::atomic<uint64_t> single_count{0};
+  std::atomic<void *> copyprivate{nullptr};
+  std::atomic<bool> cancelled{false};
+  taskgroup_state *reduction_group = nullptr; // parallel reduction(task)
+};
+
+// ---- access -----------------------------------------------------------------
+struct context {
+  worker *w;
+  team *t;
+  gomp_team *g;
+  int id; // omp_get_thread_num
+  member_state &m() { return g->members[static_cast<size_t>(id)]; }
+};
+
+// The calling thread's context, starting the runtime (and adopting a
+// thread weft does not know as an initial thread) on first use.
+context ctx();
+worksharing_engine &ws_engine();
+runtime &rt();
+
+// Runs fn(data) on a new team (GOMP_parallel and friends); returns the
+// team size. reductions: parallel reduction(task) data, or nullptr.
+// pre, when given, sets up the team's first work share before the members
+// start (the combined parallel loop and parallel sections entry points).
+using preinit_fn = void (*)(gomp_team &g, int nthreads, const task_icvs &icv,
+                            const void *arg);
+unsigned parallel(void (*fn)(void *), void *data, unsigned num_threads,
+                  unsigned flags, uintptr_t *reductions,
+                  preinit_fn pre = nullptr, const void *pre_arg = nullptr);
+// The team size a parallel construct would get (OpenMP's algorithm).
+unsigned resolve_num_threads(context &c, unsigned requested, bool if_true);
+
+// Work shares (loop.cpp).
+struct loop_desc {
+  long start, end, incr;
+  int sched;
+  long chunk;
+};
+void preinit_loop(gomp_team &g, int nthreads, const task_icvs &icv,
+                  const void *desc); // a loop_desc
+work_share &ws_enter(context &c, bool *first);
+void ws_init_done(work_share &ws, uint64_t index);
+void ws_leave(context &c);
+
+// Task reductions (task.cpp). data is GCC's reduction descriptor (see
+// task.cpp); setup allocates the per-thread copies (or shares orig's).
+void reduction_setup(uintptr_t *data, uintptr_t *old, uintptr_t *orig,
+                     unsigned nthreads);
+// Open a taskgroup in the current task that inherits the enclosing task
+// reductions (GOMP_taskgroup_start and worksharing task reductions).
+void taskgroup_open(context &c);
+// Register data in the taskgroup just opened.
+void register_reductions(context &c, uintptr_t *data, uintptr_t *orig);
+taskgroup_state *innermost_group(task *t);
+
+// Locks used by critical and atomic (lock.cpp): a futex word.
+void lock_word(std::atomic<int> &w);
+void unlock_word(std::atomic<int> &w);
+
+// Reads the environment (icv.cpp).
+void read_environment();
+void display_env(bool verbose);
+
+[[noreturn]] void unsupported(const char *what);
+
+} // namespace weft::gomp

@@ -1,0 +1,372 @@
+// OpenMP's environment variables, read once when the library loads, and
+// OMP_DISPLAY_ENV. A malformed value is reported and ignored, as libgomp
+// does, so that a program keeps running with the default.
+#include "gomp.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <sched.h>
+#include <string>
+#include <unistd.h>
+
+namespace weft::gomp {
+namespace {
+
+// Filled on first use (also from the load-time constructor below, which may
+// run before this file's other static initialisers).
+global_icvs &g_icv_ref();
+#define g_icv g_icv_ref()
+
+void bad(const char *var, const char *value) {
+  std::fprintf(stderr, "weft: ignoring %s=%s: not a valid value\n", var,
+               value);
+}
+
+bool parse_long(const char *&p, long *out) {
+  while (std::isspace(static_cast<unsigned char>(*p)))
+    ++p;
+  if (!std::isdigit(static_cast<unsigned char>(*p)) && *p != '-')
+    return false;
+  char *end;
+  errno = 0;
+  long v = std::strtol(p, &end, 10);
+  if (errno || end == p)
+    return false;
+  p = end;
+  while (std::isspace(static_cast<unsigned char>(*p)))
+    ++p;
+  *out = v;
+  return true;
+}
+
+bool ieq(const std::string &a, const char *b) {
+  return strcasecmp(a.c_str(), b) == 0;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+    s.pop_back();
+  std::size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i])))
+    ++i;
+  return s.substr(i);
+}
+
+bool parse_bool(const char *var, bool *out) {
+  const char *v = std::getenv(var);
+  if (!v)
+    return false;
+  std::string s = trim(v);
+  if (ieq(s, "true"))
+    *out = true;
+  else if (ieq(s, "false"))
+    *out = false;
+  else {
+    bad(var, v);
+    return false;
+  }
+  return true;
+}
+
+void parse_int(const char *var, int lo, int *out) {
+  const char *v = std::getenv(var);
+  if (!v)
+    return;
+  const char *p = v;
+  long x;
+  if (!parse_long(p, &x) || *p || x < lo || x > INT_MAX)
+    bad(var, v);
+  else
+    *out = static_cast<int>(x);
+}
+
+void parse_num_threads() {
+  const char *v = std::getenv("OMP_NUM_THREADS");
+  if (!v || !*v)
+    return;
+  std::vector<int> list;
+  const char *p = v;
+  for (;;) {
+    long x;
+    if (!parse_long(p, &x) || x < 1 || x > INT_MAX) {
+      bad("OMP_NUM_THREADS", v);
+      return;
+    }
+    list.push_back(static_cast<int>(x));
+    if (*p == '\0')
+      break;
+    if (*p != ',') {
+      bad("OMP_NUM_THREADS", v);
+      return;
+    }
+    ++p;
+  }
+  g_icv.nthreads_list = list;
+}
+
+void parse_schedule() {
+  const char *v = std::getenv("OMP_SCHEDULE");
+  if (!v)
+    return;
+  std::string s = trim(v);
+  int monotonic = 0;
+  if (auto colon = s.find(':'); colon != std::string::npos) {
+    std::string mod = trim(s.substr(0, colon));
+    if (ieq(mod, "monotonic"))
+      monotonic = kSchedMonotonic;
+    else if (!ieq(mod, "nonmonotonic")) {
+      bad("OMP_SCHEDULE", v);
+      return;
+    }
+    s = trim(s.substr(colon + 1));
+  }
+  std::string kind = s, chunk;
+  if (auto comma = s.find(','); comma != std::string::npos) {
+    kind = trim(s.substr(0, comma));
+    chunk = trim(s.substr(comma + 1));
+  }
+  int k;
+  if (ieq(kind, "static"))
+    k = sched_static;
+  else if (ieq(kind, "dynamic"))
+    k = sched_dynamic;
+  else if (ieq(kind, "guided"))
+    k = sched_guided;
+  else if (ieq(kind, "auto"))
+    k = sched_auto;
+  else {
+    bad("OMP_SCHEDULE", v);
+    return;
+  }
+  long c = k == sched_static ? 0 : 1;
+  if (!chunk.empty()) {
+    const char *p = chunk.c_str();
+    if (!parse_long(p, &c) || *p || c < 1) {
+      bad("OMP_SCHEDULE", v);
+      return;
+    }
+  }
+  g_icv.run_sched = k | monotonic;
+  g_icv.run_chunk = c;
+}
+
+void parse_proc_bind() {
+  const char *v = std::getenv("OMP_PROC_BIND");
+  if (!v)
+    return;
+  std::vector<int> list;
+  std::string s = v;
+  std::size_t pos = 0;
+  while (pos <= s.size()) {
+    std::size_t comma = s.find(',', pos);
+    std::string item =
+        trim(s.substr(pos, comma == std::string::npos ? std::string::npos
+                                                      : comma - pos));
+    int b;
+    if (ieq(item, "false"))
+      b = 0;
+    else if (ieq(item, "true"))
+      b = 1;
+    else if (ieq(item, "primary") || ieq(item, "master"))
+      b = 2;
+    else if (ieq(item, "close"))
+      b = 3;
+    else if (ieq(item, "spread"))
+      b = 4;
+    else {
+      bad("OMP_PROC_BIND", v);
+      return;
+    }
+    list.push_back(b);
+    if (comma == std::string::npos)
+      break;
+    pos = comma + 1;
+  }
+  g_icv.bind_list = list;
+}
+
+void parse_stacksize() {
+  const char *v = std::getenv("OMP_STACKSIZE");
+  if (!v)
+    v = std::getenv("GOMP_STACKSIZE");
+  if (!v)
+    return;
+  const char *p = v;
+  long x;
+  if (!parse_long(p, &x) || x < 1) {
+    bad("OMP_STACKSIZE", v);
+    return;
+  }
+  std::size_t unit = 1024;
+  switch (std::toupper(static_cast<unsigned char>(*p))) {
+  case 'B':
+    unit = 1;
+    ++p;
+    break;
+  case 'K':
+    ++p;
+    break;
+  case 'M':
+    unit = 1024 * 1024;
+    ++p;
+    break;
+  case 'G':
+    unit = 1024ull * 1024 * 1024;
+    ++p;
+    break;
+  case '\0':
+    break;
+  default:
+    bad("OMP_STACKSIZE", v);
+    return;
+  }
+  while (std::isspace(static_cast<unsigned char>(*p)))
+    ++p;
+  if (*p) {
+    bad("OMP_STACKSIZE", v);
+    return;
+  }
+  g_icv.stacksize = static_cast<std::size_t>(x) * unit;
+}
+
+void read_all() {
+  cpu_set_t set;
+  g_icv.num_procs = sched_getaffinity(0, sizeof set, &set) == 0
+                        ? CPU_COUNT(&set)
+                        : static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  if (g_icv.num_procs < 1)
+    g_icv.num_procs = 1;
+  // weft's own variable, when OpenMP's is not set.
+  if (!std::getenv("OMP_NUM_THREADS"))
+    if (const char *w = std::getenv("WEFT_NUM_THREADS")) {
+      long x = std::strtol(w, nullptr, 10);
+      if (x >= 1 && x <= INT_MAX)
+        g_icv.nthreads_list = {static_cast<int>(x)};
+    }
+  parse_num_threads();
+  parse_schedule();
+  parse_bool("OMP_DYNAMIC", &g_icv.dyn);
+  bool nested = false;
+  int levels = -1;
+  parse_int("OMP_MAX_ACTIVE_LEVELS", 0, &levels);
+  if (levels >= 0) {
+    g_icv.max_active_levels = levels;
+  } else if (parse_bool("OMP_NESTED", &nested)) {
+    g_icv.max_active_levels = nested ? INT_MAX : 1;
+  } else if (g_icv.nthreads_list.size() > 1) {
+    // A list of team sizes asks for nesting (OpenMP 5.0).
+    g_icv.max_active_levels = static_cast<int>(g_icv.nthreads_list.size());
+  }
+  parse_int("OMP_THREAD_LIMIT", 1, &g_icv.thread_limit);
+  parse_bool("OMP_CANCELLATION", &g_icv.cancellation);
+  parse_int("OMP_MAX_TASK_PRIORITY", 0, &g_icv.max_task_priority);
+  parse_int("OMP_DEFAULT_DEVICE", 0, &g_icv.default_device);
+  parse_stacksize();
+  parse_proc_bind();
+  if (const char *v = std::getenv("OMP_WAIT_POLICY")) {
+    std::string s = trim(v);
+    if (ieq(s, "active"))
+      g_icv.wait_policy = 1;
+    else if (ieq(s, "passive"))
+      g_icv.wait_policy = 0;
+    else
+      bad("OMP_WAIT_POLICY", v);
+  }
+  if (const char *v = std::getenv("OMP_PLACES"))
+    g_icv.places = v;
+  if (const char *v = std::getenv("OMP_DISPLAY_ENV")) {
+    std::string s = trim(v);
+    if (ieq(s, "true"))
+      g_icv.display_env = true;
+    else if (ieq(s, "verbose"))
+      g_icv.display_env = g_icv.display_verbose = true;
+    else if (!ieq(s, "false"))
+      bad("OMP_DISPLAY_ENV", v);
+  }
+}
+
+const char *bind_name(int b) {
+  static const char *names[] = {"FALSE", "TRUE", "PRIMARY", "CLOSE", "SPREAD"};
+  return b >= 0 && b <= 4 ? names[b] : "?";
+}
+
+global_icvs &g_icv_ref() {
+  static global_icvs *icv = [] {
+    auto *p = new global_icvs; // never destroyed: used until the very end
+    return p;
+  }();
+  return *icv;
+}
+
+// Before main: the values every later call sees.
+__attribute__((constructor)) void load() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    read_all();
+    if (g_icv.display_env)
+      display_env(g_icv.display_verbose);
+  });
+}
+
+} // namespace
+
+global_icvs &icv_global() {
+  load();
+  return g_icv;
+}
+
+void display_env(bool verbose) {
+  global_icvs &g = g_icv;
+  std::FILE *f = stderr;
+  std::fprintf(f, "\nOPENMP DISPLAY ENVIRONMENT BEGIN\n");
+  std::fprintf(f, "  _OPENMP = '201511'\n");
+  std::fprintf(f, "  OMP_DYNAMIC = '%s'\n", g.dyn ? "TRUE" : "FALSE");
+  std::fprintf(f, "  OMP_NESTED = '%s'\n",
+               g.max_active_levels > 1 ? "TRUE" : "FALSE");
+  std::fprintf(f, "  OMP_NUM_THREADS = '");
+  if (g.nthreads_list.empty())
+    std::fprintf(f, "%d", g.num_procs);
+  for (std::size_t i = 0; i < g.nthreads_list.size(); ++i)
+    std::fprintf(f, "%s%d", i ? "," : "", g.nthreads_list[i]);
+  std::fprintf(f, "'\n");
+  static const char *kinds[] = {"RUNTIME", "STATIC", "DYNAMIC", "GUIDED",
+                                "AUTO"};
+  int k = g.run_sched & ~kSchedMonotonic;
+  std::fprintf(f, "  OMP_SCHEDULE = '%s%s,%ld'\n",
+               (g.run_sched & kSchedMonotonic) ? "MONOTONIC:" : "",
+               k >= 0 && k <= 4 ? kinds[k] : "?", g.run_chunk);
+  std::fprintf(f, "  OMP_PROC_BIND = '");
+  if (g.bind_list.empty())
+    std::fprintf(f, "FALSE");
+  for (std::size_t i = 0; i < g.bind_list.size(); ++i)
+    std::fprintf(f, "%s%s", i ? "," : "", bind_name(g.bind_list[i]));
+  std::fprintf(f, "'\n");
+  std::fprintf(f, "  OMP_PLACES = '%s'\n", g.places.c_str());
+  std::fprintf(f, "  OMP_STACKSIZE = '%zu'\n", g.stacksize);
+  std::fprintf(f, "  OMP_WAIT_POLICY = '%s'\n",
+               g.wait_policy == 1 ? "ACTIVE" : "PASSIVE");
+  std::fprintf(f, "  OMP_THREAD_LIMIT = '%u'\n",
+               static_cast<unsigned>(g.thread_limit));
+  std::fprintf(f, "  OMP_MAX_ACTIVE_LEVELS = '%d'\n",
+               g.max_active_levels.load());
+  std::fprintf(f, "  OMP_CANCELLATION = '%s'\n",
+               g.cancellation ? "TRUE" : "FALSE");
+  std::fprintf(f, "  OMP_DEFAULT_DEVICE = '%d'\n", g.default_device);
+  std::fprintf(f, "  OMP_MAX_TASK_PRIORITY = '%d'\n", g.max_task_priority);
+  if (verbose) {
+    std::fprintf(f, "  WEFT_ENGINE = '%s'\n",
+                 std::getenv("WEFT_ENGINE") ? std::getenv("WEFT_ENGINE")
+                                            : "sw");
+    std::fprintf(f, "  WEFT_WS_ENGINE = '%s'\n",
+                 std::getenv("WEFT_WS_ENGINE") ? std::getenv("WEFT_WS_ENGINE")
+                                               : "sw");
+  }
+  std::fprintf(f, "OPENMP DISPLAY ENVIRONMENT END\n");
+}
+
+} // namespace weft::gomp

@@ -1,0 +1,121 @@
+// Sections: a work share of `count` sections handed out one at a time by
+// the work-sharing engine's FETCH (the HWSE paper's chunk = stride = 1).
+#include "gomp.hpp"
+
+#include <cstdlib>
+
+namespace weft::gomp {
+namespace {
+
+void describe_sections(work_share &ws, int nthreads, unsigned count) {
+  ws.kind = sched_dynamic;
+  ws.chunk = 1;
+  ws.ull = false;
+  ws.start = 1;
+  ws.incr = 1;
+  ws.end = static_cast<long>(count) + 1;
+  ws.count = count;
+  ws.ordered = false;
+  ws_engine().init(ws.ws, ws_loop{count, 1, ws_kind::dynamic, nthreads});
+}
+
+// 1-based number of the next section for the caller, 0 when none is left.
+unsigned next_section(context &c) {
+  work_share *ws = c.m().ws;
+  if (!ws || ws->cancelled.load(std::memory_order_relaxed) ||
+      c.g->cancelled.load(std::memory_order_relaxed))
+    return 0;
+  uint64_t b, e;
+  if (!ws_engine().fetch(ws->ws, &b, &e))
+    return 0;
+  return static_cast<unsigned>(b + 1);
+}
+
+unsigned sections_start(unsigned count, uintptr_t *reductions, void **mem) {
+  context c = ctx();
+  if (reductions)
+    taskgroup_open(c);
+  bool first;
+  work_share &ws = ws_enter(c, &first);
+  uint64_t index = c.m().ws_index - 1;
+  if (first) {
+    describe_sections(ws, c.t->size(), count);
+    if (reductions) {
+      register_reductions(c, reductions, nullptr);
+      ws.task_reductions = reductions;
+    }
+    if (mem) {
+      uintptr_t size = reinterpret_cast<uintptr_t>(*mem);
+      ws.mem = std::calloc(1, size ? size : 1);
+    }
+    ws_init_done(ws, index);
+  } else {
+    while (ws.ready.load(std::memory_order_acquire) != index + 1)
+      cpu_relax();
+    if (reductions)
+      register_reductions(c, reductions, ws.task_reductions);
+  }
+  if (mem)
+    *mem = ws.mem;
+  return next_section(c);
+}
+
+struct sections_desc {
+  unsigned count;
+};
+
+void preinit_sections(gomp_team &g, int nthreads, const task_icvs &,
+                      const void *arg) {
+  unsigned count = static_cast<const sections_desc *>(arg)->count;
+  work_share &ws = g.ring[0];
+  ws.free_for.store(uint64_t(1) << 63, std::memory_order_relaxed);
+  ws.ended.store(0, std::memory_order_relaxed);
+  ws.cancelled.store(false, std::memory_order_relaxed);
+  ws.mem = nullptr;
+  ws.task_reductions = nullptr;
+  ws.posted = nullptr;
+  describe_sections(ws, nthreads, count);
+  ws.ready.store(1, std::memory_order_relaxed);
+  for (member_state &m : g.members) {
+    m.ws_index = 1;
+    m.ws = &ws;
+  }
+}
+
+} // namespace
+} // namespace weft::gomp
+
+using namespace weft;
+using namespace weft::gomp;
+
+WEFT_GOMP_API unsigned GOMP_sections_start(unsigned count) {
+  return sections_start(count, nullptr, nullptr);
+}
+WEFT_GOMP_API unsigned GOMP_sections2_start(unsigned count,
+                                            uintptr_t *reductions, void **mem) {
+  return sections_start(count, reductions, mem);
+}
+WEFT_GOMP_API unsigned GOMP_sections_next(void) {
+  context c = ctx();
+  return next_section(c);
+}
+WEFT_GOMP_API void GOMP_sections_end(void) {
+  context c = ctx();
+  ws_leave(c);
+  c.t->barrier(*c.w);
+}
+WEFT_GOMP_API void GOMP_sections_end_nowait(void) {
+  context c = ctx();
+  ws_leave(c);
+}
+WEFT_GOMP_API bool GOMP_sections_end_cancel(void) {
+  context c = ctx();
+  ws_leave(c);
+  return c.t->barrier(*c.w, c.g->cancelled);
+}
+WEFT_GOMP_API void GOMP_parallel_sections(void (*fn)(void *), void *data,
+                                          unsigned nthreads, unsigned count,
+                                          unsigned flags) {
+  sections_desc d{count};
+  parallel(fn, data, nthreads, flags, nullptr, preinit_sections, &d);
+}

@@ -1,0 +1,376 @@
+// Explicit tasks: GOMP_task (if, final, untied, mergeable, priority,
+// detach, depend in GCC's depend arrays), taskwait (and taskwait depend),
+// taskgroup, taskyield and task reductions.
+#include "gomp.hpp"
+
+#include "../core/error.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace weft::gomp {
+
+taskgroup_state *innermost_group(task *t) {
+  return t->cur_group ? t->cur_group : t->group;
+}
+
+namespace {
+
+// GCC's kinds in depend arrays and omp_depend_t objects.
+enum : uintptr_t {
+  kDepIn = 1,
+  kDepOut = 2,
+  kDepInout = 3,
+  kDepMutexinoutset = 4,
+  kDepInoutset = 5,
+};
+
+weft_dep_mode mode_of(uintptr_t kind) {
+  switch (kind) {
+  case kDepIn:
+    return WEFT_IN;
+  case kDepOut:
+  case kDepInout:
+    return WEFT_INOUT;
+  case kDepMutexinoutset:
+    return WEFT_MUTEXINOUTSET;
+  case kDepInoutset:
+    return WEFT_INOUTSET;
+  default:
+    fatal("OpenMP: unknown dependence kind %lu in a depend clause",
+          (unsigned long)kind);
+  }
+}
+
+// GCC's depend array, in either layout:
+//   depend[0] = n != 0: n addresses, the first depend[1] of them out/inout,
+//               the rest in (from depend[2]);
+//   depend[0] = 0: depend[1] = n, then the numbers of out/inout,
+//               mutexinoutset and in addresses, which follow (from
+//               depend[5]) in that order; the remaining entries point to
+//               {address, kind} pairs (depobj, inoutset).
+class dep_list {
+public:
+  explicit dep_list(void **depend) {
+    uintptr_t n, nout, nmutex = 0, nin, base;
+    if (depend[0]) {
+      n = reinterpret_cast<uintptr_t>(depend[0]);
+      nout = reinterpret_cast<uintptr_t>(depend[1]);
+      nin = n - nout;
+      base = 2;
+    } else {
+      n = reinterpret_cast<uintptr_t>(depend[1]);
+      nout = reinterpret_cast<uintptr_t>(depend[2]);
+      nmutex = reinterpret_cast<uintptr_t>(depend[3]);
+      nin = reinterpret_cast<uintptr_t>(depend[4]);
+      base = 5;
+    }
+    if (n > (uintptr_t(1) << 24))
+      fatal("OpenMP: a task with %lu dependences", (unsigned long)n);
+    deps_ = n <= kInline ? inline_ : (heap_.resize(n), heap_.data());
+    n_ = static_cast<int>(n);
+    for (uintptr_t i = 0; i < n; ++i) {
+      void *a = depend[base + i];
+      weft_dep_mode m;
+      if (i < nout)
+        m = WEFT_INOUT;
+      else if (i < nout + nmutex)
+        m = WEFT_MUTEXINOUTSET;
+      else if (i < nout + nmutex + nin)
+        m = WEFT_IN;
+      else {
+        auto **obj = static_cast<void **>(a);
+        a = obj[0];
+        m = mode_of(reinterpret_cast<uintptr_t>(obj[1]));
+      }
+      if (!a)
+        unsupported("a dependence on omp_all_memory (or a NULL address)");
+      deps_[i] = weft_dep{a, m};
+    }
+  }
+  const weft_dep *data() const { return deps_; }
+  int size() const { return n_; }
+
+private:
+  static constexpr uintptr_t kInline = 16;
+  weft_dep inline_[kInline];
+  std::vector<weft_dep> heap_;
+  weft_dep *deps_;
+  int n_;
+};
+
+bool creation_cancelled(context &c, task *cur) {
+  if (!icv_global().cancellation)
+    return false;
+  if (c.g->cancelled.load(std::memory_order_relaxed))
+    return true;
+  taskgroup_state *g = innermost_group(cur);
+  return g && g->cancelled.load(std::memory_order_relaxed);
+}
+
+void wait_retired(worker &w, task *t) {
+  w.wait_until([t] {
+    return (t->succ_state.load(std::memory_order_acquire) & kSuccClosed) != 0;
+  });
+}
+
+} // namespace
+
+void taskgroup_open(context &c) {
+  task *cur = c.w->current();
+  taskgroup_state *enclosing = innermost_group(cur);
+  rt().taskgroup_begin(*c.w);
+  cur->cur_group->user = enclosing ? enclosing->user : nullptr;
+}
+
+// ---- task reductions ---------------------------------------------------------
+// GCC's descriptor: data[0] = variables, data[1] = bytes per thread,
+// data[2] = alignment (we store the per-thread array there), data[3] =
+// allocator, data[4] = next descriptor of the same construct (we store the
+// enclosing construct's there at the end of the chain), data[5] = ours
+// (1 marks the first descriptor of a registration), data[6] = ours (end of
+// the array); then per variable: address, offset in a thread's chunk, ours.
+void reduction_setup(uintptr_t *data, uintptr_t *old, uintptr_t *orig,
+                     unsigned nthreads) {
+  for (uintptr_t *d = data;;) {
+    if (orig) {
+      d[2] = orig[2];
+      d[6] = orig[6];
+      orig = reinterpret_cast<uintptr_t *>(orig[4]);
+    } else {
+      std::size_t align = d[2] < sizeof(void *) ? sizeof(void *) : d[2];
+      std::size_t size = d[1] * nthreads;
+      std::size_t rounded = (size + align - 1) / align * align;
+      void *p = std::aligned_alloc(align, rounded ? rounded : align);
+      if (!p)
+        fatal("out of memory for %zu bytes of task reduction copies", size);
+      std::memset(p, 0, rounded);
+      d[2] = reinterpret_cast<uintptr_t>(p);
+      d[6] = d[2] + size;
+    }
+    d[5] = 0;
+    if (d[4] == 0) {
+      d[4] = reinterpret_cast<uintptr_t>(old);
+      break;
+    }
+    d = reinterpret_cast<uintptr_t *>(d[4]);
+  }
+  data[5] = 1;
+}
+
+void register_reductions(context &c, uintptr_t *data, uintptr_t *orig) {
+  taskgroup_state *g = c.w->current()->cur_group;
+  if (!g)
+    fatal("OpenMP: task reductions registered outside a taskgroup");
+  reduction_setup(data, static_cast<uintptr_t *>(g->user), orig,
+                  static_cast<unsigned>(c.t->size()));
+  g->user = data;
+}
+
+namespace {
+void reduction_free(uintptr_t *data) {
+  uintptr_t *d = data;
+  do {
+    std::free(reinterpret_cast<void *>(d[2]));
+    d = reinterpret_cast<uintptr_t *>(d[4]);
+  } while (d && !d[5]);
+}
+
+uintptr_t *current_reductions(context &c) {
+  for (task *t = c.w->current(); t; t = t->parent) {
+    if (taskgroup_state *g = innermost_group(t))
+      if (g->user)
+        return static_cast<uintptr_t *>(g->user);
+    if (t->flags & TASK_ROOT)
+      break;
+  }
+  fatal("OpenMP: in_reduction without an enclosing task_reduction");
+}
+} // namespace
+
+} // namespace weft::gomp
+
+using namespace weft;
+using namespace weft::gomp;
+
+WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
+                             void (*cpyfn)(void *, void *), long arg_size,
+                             long arg_align, bool if_clause, unsigned flags,
+                             void **depend, int priority, void *detach) {
+  context c = ctx();
+  worker &w = *c.w;
+  task *cur = w.current();
+  if (__builtin_expect(creation_cancelled(c, cur), 0))
+    return;
+  const bool final_parent = cur->flags & TASK_FINAL;
+  const bool has_deps = (flags & kTaskDepend) && depend;
+  std::size_t size = static_cast<std::size_t>(arg_size);
+  std::size_t align = arg_align > 0 ? static_cast<std::size_t>(arg_align) : 1;
+
+  if ((!if_clause || final_parent) && !(flags & kTaskDetach)) {
+    // Undeferred (or included in a final task): after its predecessors,
+    // here and now.
+    if (has_deps) {
+      dep_list deps(depend);
+      rt().taskwait_deps(w, deps.data(), deps.size());
+    }
+    task *t = w.alloc_task(fn, data);
+    if (final_parent || (flags & kTaskFinal))
+      t->flags |= TASK_FINAL;
+    alignas(64) unsigned char local[256];
+    void *heap = nullptr;
+    if (cpyfn) {
+      void *buf = local;
+      if (size > sizeof local || align > 64) {
+        heap = std::aligned_alloc(align < 16 ? 16 : align,
+                                  (size + align - 1) / align * align + align);
+        buf = heap;
+      }
+      cpyfn(buf, data);
+      t->arg = buf;
+    }
+    rt().run_included(w, t);
+    std::free(heap);
+    return;
+  }
+
+  task *t = w.alloc_task(fn, nullptr);
+  void *arg = w.alloc_payload(t, size, align);
+  if (cpyfn)
+    cpyfn(arg, data);
+  else if (size)
+    std::memcpy(arg, data, size);
+  t->arg = arg;
+  if (flags & kTaskFinal)
+    t->flags |= TASK_FINAL;
+  if ((flags & kTaskPriority) && priority > 0) {
+    int maxp = icv_global().max_task_priority;
+    t->priority = priority < maxp ? priority : maxp;
+  }
+  bool wait_for_it = false;
+  if (flags & kTaskDetach) {
+    t->flags |= TASK_DETACH;
+    *static_cast<void **>(detach) = t;
+    if (!if_clause || final_parent) {
+      // An undeferred detached task: we wait until it has completed.
+      t->refs.fetch_add(1, std::memory_order_relaxed);
+      wait_for_it = true;
+    }
+  }
+  if (has_deps) {
+    dep_list deps(depend);
+    rt().spawn(w, t, deps.data(), deps.size());
+  } else {
+    rt().spawn(w, t, nullptr, 0);
+  }
+  if (wait_for_it) {
+    wait_retired(w, t);
+    w.release_ref(t);
+  }
+}
+
+WEFT_GOMP_API void GOMP_taskwait(void) {
+  context c = ctx();
+  rt().taskwait(*c.w);
+}
+
+WEFT_GOMP_API void GOMP_taskwait_depend(void **depend) {
+  context c = ctx();
+  dep_list deps(depend);
+  rt().taskwait_deps(*c.w, deps.data(), deps.size());
+}
+
+WEFT_GOMP_API void GOMP_taskyield(void) {
+  context c = ctx();
+  c.w->help_once();
+}
+
+WEFT_GOMP_API void GOMP_taskgroup_start(void) {
+  context c = ctx();
+  taskgroup_open(c);
+}
+
+WEFT_GOMP_API void GOMP_taskgroup_end(void) {
+  context c = ctx();
+  rt().taskgroup_end(*c.w);
+}
+
+WEFT_GOMP_API void GOMP_taskgroup_reduction_register(uintptr_t *data) {
+  context c = ctx();
+  register_reductions(c, data, nullptr);
+}
+
+WEFT_GOMP_API void GOMP_taskgroup_reduction_unregister(uintptr_t *data) {
+  reduction_free(data);
+}
+
+// ptrs[i] (an original list item, or a pointer into some thread's copies)
+// becomes the calling thread's copy; for i < cntorig ptrs[cnt + i] also
+// gets the original item's address.
+WEFT_GOMP_API void GOMP_task_reduction_remap(size_t cnt, size_t cntorig,
+                                             void **ptrs) {
+  context c = ctx();
+  uintptr_t *data = current_reductions(c);
+  uintptr_t id = static_cast<uintptr_t>(c.id);
+  for (size_t i = 0; i < cnt; ++i) {
+    uintptr_t p = reinterpret_cast<uintptr_t>(ptrs[i]);
+    bool done = false;
+    for (uintptr_t *d = data; d && !done;
+         d = reinterpret_cast<uintptr_t *>(d[4])) {
+      for (uintptr_t j = 0; j < d[0]; ++j) {
+        uintptr_t *ent = d + 7 + 3 * j;
+        if (ent[0] == p) {
+          ptrs[i] = reinterpret_cast<void *>(d[2] + id * d[1] + ent[1]);
+          if (i < cntorig)
+            ptrs[cnt + i] = reinterpret_cast<void *>(ent[0]);
+          done = true;
+          break;
+        }
+      }
+    }
+    for (uintptr_t *d = data; d && !done;
+         d = reinterpret_cast<uintptr_t *>(d[4])) {
+      if (p < d[2] || p >= d[6])
+        continue;
+      uintptr_t off = (p - d[2]) % d[1];
+      ptrs[i] = reinterpret_cast<void *>(d[2] + id * d[1] + off);
+      if (i < cntorig) {
+        ptrs[cnt + i] = nullptr;
+        for (uintptr_t j = 0; j < d[0]; ++j)
+          if (d[7 + 3 * j + 1] == off)
+            ptrs[cnt + i] = reinterpret_cast<void *>(d[7 + 3 * j]);
+        if (!ptrs[cnt + i])
+          fatal("OpenMP: no task reduction item at offset %lu",
+                (unsigned long)off);
+      }
+      done = true;
+    }
+    if (!done)
+      fatal("OpenMP: no task_reduction or reduction(task) matches %p",
+            reinterpret_cast<void *>(p));
+  }
+}
+
+WEFT_GOMP_API void GOMP_workshare_task_reduction_unregister(bool cancelled) {
+  context c = ctx();
+  uintptr_t *data =
+      static_cast<uintptr_t *>(c.w->current()->cur_group->user);
+  rt().taskgroup_end(*c.w);
+  if (!cancelled)
+    c.t->barrier(*c.w);
+  if (c.id == 0)
+    reduction_free(data);
+}
+
+extern "C" __attribute__((visibility("default"))) void
+omp_fulfill_event(void *event) {
+  if (!event)
+    fatal("omp_fulfill_event: the event handle is NULL");
+  rt().fulfill(static_cast<task *>(event));
+}
+
+extern "C" __attribute__((visibility("default"))) int omp_in_final(void) {
+  context c = ctx();
+  return (c.w->current()->flags & TASK_FINAL) != 0;
+}
