@@ -393,8 +393,8 @@ bool runtime::try_wake(worker &w) {
 }
 
 void runtime::fulfill(task *t) {
-  if (t->pending.fetch_sub(1, std::memory_order_acq_rel) != 1)
-    return; // the body is still running: its end completes the task
+  if (t->detach_parts.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return; // the body has not ended: its end completes the task
   // Complete it in its own team (the barrier counts it there): queue it
   // first in that team's priority heap, whichever thread we are.
   task *root = t->parent;

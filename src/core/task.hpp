@@ -61,7 +61,7 @@ inline constexpr int32_t kPendingBias = 1 << 30;
 inline constexpr uint32_t kSuccClosed = 1u << 31;
 inline constexpr int kSuccInline = 2;
 
-inline constexpr std::size_t kTaskInlinePayload = 64;
+inline constexpr std::size_t kTaskInlinePayload = 56;
 
 struct alignas(64) task {
   // ---- line 0 ------------------------------------------------------------
@@ -88,7 +88,9 @@ struct alignas(64) task {
   mutex_set *mutexes;      // mutexinoutset locks to hold while running
   succ_chunk *succ_more;   // successors beyond the inline ones
   // ---- line 2 ------------------------------------------------------------
-  alignas(16) unsigned char payload[kTaskInlinePayload];
+  alignas(64) unsigned char payload[kTaskInlinePayload];
+  // TASK_DETACH: completion needs the body's end and the event (2 parts).
+  std::atomic<int32_t> detach_parts;
 };
 static_assert(sizeof(task) == 192, "task descriptor must be three lines");
 static_assert(offsetof(task, succ_inline) == 64);

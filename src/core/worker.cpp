@@ -186,8 +186,6 @@ void worker::execute(task *t) {
   }
   task *prev = current_;
   current_ = t;
-  if (t->flags & TASK_DETACH)
-    t->pending.store(2, std::memory_order_relaxed); // body + event
   if (!(t->group && t->group->cancelled.load(std::memory_order_relaxed))) {
     try {
       if (t->flags & TASK_ARGS)
@@ -234,7 +232,7 @@ void worker::finish(task *t) {
       delete e;
     }
   if ((t->flags & TASK_DETACH) &&
-      t->pending.fetch_sub(1, std::memory_order_acq_rel) != 1)
+      t->detach_parts.fetch_sub(1, std::memory_order_acq_rel) != 1)
     return; // the event completes it (runtime::fulfill)
   complete(t);
 }
@@ -254,6 +252,8 @@ void worker::complete(task *t) {
       rt_.wake(static_cast<int>((v & kChildWaiterMask) >> kChildWaiterShift));
   }
   count_finished_child(t->parent);
+  if (t->flags & TASK_DETACH) // completed (whoever waits holds a reference)
+    t->detach_parts.store(-1, std::memory_order_release);
 
   // Our own execution reference: with children still running, the last of
   // them releases it (see flush_finished_children).

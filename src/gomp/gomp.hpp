@@ -54,7 +54,10 @@ struct global_icvs {
   int wait_policy = -1; // -1 unset, 0 passive, 1 active
   int default_device = 0;
   std::string places;
+  std::vector<std::vector<int>> place_list; // OMP_PLACES, expanded
   bool display_env = false;
+  bool display_affinity = false;   // OMP_DISPLAY_AFFINITY
+  std::string affinity_format = "level %L thread %i affinity %A";
   bool display_verbose = false;
   int num_procs = 1;
 };
@@ -174,6 +177,10 @@ taskgroup_state *innermost_group(task *t);
 // Locks used by critical and atomic (lock.cpp): a futex word.
 void lock_word(std::atomic<int> &w);
 void unlock_word(std::atomic<int> &w);
+
+// At the start of a region: bind the calling member to its place when
+// OMP_PROC_BIND asks for it, and print its affinity if asked (omp_api.cpp).
+void member_start(context &c);
 
 // Reads the environment (icv.cpp).
 void read_environment();

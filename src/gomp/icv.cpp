@@ -3,6 +3,7 @@
 // does, so that a program keeps running with the default.
 #include "gomp.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <climits>
@@ -234,6 +235,111 @@ void parse_stacksize() {
   g_icv.stacksize = static_cast<std::size_t>(x) * unit;
 }
 
+int read_sysfs_int(int cpu, const char *what) {
+  char path[128];
+  std::snprintf(path, sizeof path,
+                "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, what);
+  std::FILE *f = std::fopen(path, "r");
+  if (!f)
+    return -1;
+  int v = -1;
+  if (std::fscanf(f, "%d", &v) != 1)
+    v = -1;
+  std::fclose(f);
+  return v;
+}
+
+// OMP_PLACES: threads, cores, sockets (ll_caches and numa_domains as
+// sockets), each with an optional (count), or an explicit list of
+// {a,b,...} / {start:len[:stride]} places.
+void parse_places(const char *v) {
+  std::string s = trim(v);
+  std::vector<std::vector<int>> places;
+  std::string name = s;
+  long limit = -1;
+  if (auto paren = s.find('('); paren != std::string::npos) {
+    name = trim(s.substr(0, paren));
+    limit = std::strtol(s.c_str() + paren + 1, nullptr, 10);
+  }
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0)
+    for (int i = 0; i < g_icv.num_procs; ++i)
+      CPU_SET(i, &set);
+  if (ieq(name, "threads") || ieq(name, "cores") || ieq(name, "sockets") ||
+      ieq(name, "ll_caches") || ieq(name, "numa_domains")) {
+    std::vector<std::pair<long, int>> keyed;
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+      if (!CPU_ISSET(cpu, &set))
+        continue;
+      long key = cpu;
+      if (ieq(name, "cores"))
+        key = static_cast<long>(read_sysfs_int(cpu, "physical_package_id")) *
+                  100000 +
+              read_sysfs_int(cpu, "core_id");
+      else if (!ieq(name, "threads"))
+        key = read_sysfs_int(cpu, "physical_package_id");
+      keyed.push_back({key, cpu});
+    }
+    std::vector<long> keys; // places in order of their first CPU
+    for (auto &[key, cpu] : keyed) {
+      auto it = std::find(keys.begin(), keys.end(), key);
+      if (it == keys.end()) {
+        keys.push_back(key);
+        places.push_back({cpu});
+      } else {
+        places[static_cast<size_t>(it - keys.begin())].push_back(cpu);
+      }
+    }
+  } else {
+    // {a,b,c} or {start:len[:stride]}, comma-separated.
+    const char *p = s.c_str();
+    while (*p) {
+      while (*p == ',' || std::isspace(static_cast<unsigned char>(*p)))
+        ++p;
+      if (!*p)
+        break;
+      if (*p != '{') {
+        bad("OMP_PLACES", v);
+        return;
+      }
+      ++p;
+      std::vector<int> place;
+      while (*p && *p != '}') {
+        char *end;
+        long a = std::strtol(p, &end, 10);
+        if (end == p) {
+          bad("OMP_PLACES", v);
+          return;
+        }
+        p = end;
+        long len = 1, stride = 1;
+        if (*p == ':') {
+          len = std::strtol(p + 1, &end, 10);
+          p = end;
+          if (*p == ':') {
+            stride = std::strtol(p + 1, &end, 10);
+            p = end;
+          }
+        }
+        for (long i = 0; i < len; ++i)
+          place.push_back(static_cast<int>(a + i * stride));
+        while (*p == ',' || std::isspace(static_cast<unsigned char>(*p)))
+          ++p;
+      }
+      if (*p != '}') {
+        bad("OMP_PLACES", v);
+        return;
+      }
+      ++p;
+      places.push_back(place);
+    }
+  }
+  if (limit > 0 && static_cast<size_t>(limit) < places.size())
+    places.resize(static_cast<size_t>(limit));
+  g_icv.place_list = places;
+}
+
 void read_all() {
   cpu_set_t set;
   g_icv.num_procs = sched_getaffinity(0, sizeof set, &set) == 0
@@ -277,8 +383,13 @@ void read_all() {
     else
       bad("OMP_WAIT_POLICY", v);
   }
-  if (const char *v = std::getenv("OMP_PLACES"))
+  if (const char *v = std::getenv("OMP_PLACES")) {
     g_icv.places = v;
+    parse_places(v);
+  }
+  parse_bool("OMP_DISPLAY_AFFINITY", &g_icv.display_affinity);
+  if (const char *v = std::getenv("OMP_AFFINITY_FORMAT"))
+    g_icv.affinity_format = v;
   if (const char *v = std::getenv("OMP_DISPLAY_ENV")) {
     std::string s = trim(v);
     if (ieq(s, "true"))

@@ -8,12 +8,23 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <cstdio>
 #include <ctime>
+#include <pthread.h>
+#include <sched.h>
+#include <malloc.h>
+#include <string>
+#include <unistd.h>
 
 using namespace weft;
 using namespace weft::gomp;
 
 #define WEFT_OMP_API extern "C" __attribute__((visibility("default")))
+
+WEFT_OMP_API int omp_get_team_num(void);
+WEFT_OMP_API std::size_t omp_capture_affinity(char *buf, std::size_t size,
+                                              const char *format);
+WEFT_OMP_API int omp_get_num_teams(void);
 
 namespace {
 // The team `level` levels up from the caller's (level 0 = initial).
@@ -121,12 +132,71 @@ WEFT_OMP_API int omp_get_proc_bind(void) {
   context c = ctx();
   return c.m().icv.bind;
 }
-WEFT_OMP_API int omp_get_num_places(void) { return 0; }
-WEFT_OMP_API int omp_get_place_num_procs(int) { return 0; }
-WEFT_OMP_API void omp_get_place_proc_ids(int, int *) {}
-WEFT_OMP_API int omp_get_place_num(void) { return -1; }
-WEFT_OMP_API int omp_get_partition_num_places(void) { return 0; }
-WEFT_OMP_API void omp_get_partition_place_nums(int *) {}
+// Places are parsed from OMP_PLACES (icv.cpp). weft does not pin threads;
+// a bound thread reports the place the binding policy would give it.
+WEFT_OMP_API int omp_get_num_places(void) {
+  return static_cast<int>(icv_global().place_list.size());
+}
+WEFT_OMP_API int omp_get_place_num_procs(int p) {
+  const auto &pl = icv_global().place_list;
+  return p >= 0 && p < static_cast<int>(pl.size())
+             ? static_cast<int>(pl[static_cast<size_t>(p)].size())
+             : 0;
+}
+WEFT_OMP_API void omp_get_place_proc_ids(int p, int *ids) {
+  const auto &pl = icv_global().place_list;
+  if (p >= 0 && p < static_cast<int>(pl.size()))
+    for (int id : pl[static_cast<size_t>(p)])
+      *ids++ = id;
+}
+WEFT_OMP_API int omp_get_place_num(void) {
+  context c = ctx();
+  int n = omp_get_num_places();
+  if (c.m().icv.bind == 0 || n == 0)
+    return -1;
+  int size = c.t->size();
+  if (c.m().icv.bind == 4 && size < n) // spread
+    return c.id * n / size;
+  if (c.m().icv.bind == 2) // primary
+    return 0;
+  return c.id % n;
+}
+namespace {
+thread_local int tl_bound_place = -1;
+thread_local std::string tl_last_affinity;
+} // namespace
+
+void weft::gomp::member_start(context &c) {
+  global_icvs &gi = icv_global();
+  if (c.m().icv.bind != 0 && !gi.place_list.empty()) {
+    int p = omp_get_place_num();
+    if (p >= 0 && p != tl_bound_place) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      for (int cpu : gi.place_list[static_cast<size_t>(p)])
+        if (cpu >= 0 && cpu < CPU_SETSIZE)
+          CPU_SET(cpu, &set);
+      if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0)
+        tl_bound_place = p;
+    }
+  }
+  if (gi.display_affinity) {
+    char buf[512];
+    omp_capture_affinity(buf, sizeof buf, nullptr);
+    if (tl_last_affinity != buf) { // libgomp too prints only changes
+      tl_last_affinity = buf;
+      std::fprintf(stderr, "%s\n", buf);
+    }
+  }
+}
+
+WEFT_OMP_API int omp_get_partition_num_places(void) {
+  return omp_get_num_places();
+}
+WEFT_OMP_API void omp_get_partition_place_nums(int *nums) {
+  for (int i = 0, n = omp_get_num_places(); i < n; ++i)
+    nums[i] = i;
+}
 
 WEFT_OMP_API double omp_get_wtime(void) {
   timespec ts;
@@ -216,32 +286,186 @@ WEFT_OMP_API void GOMP_teams_reg(void (*fn)(void *), void *data,
   tl_num_teams = 1;
 }
 
-// ---- memory: the default allocator only ------------------------------------
-WEFT_OMP_API void *omp_alloc(std::size_t size, uintptr_t) {
-  return std::malloc(size);
+// ---- memory allocators ------------------------------------------------------
+// The predefined allocators are the small handles omp.h names (all plain
+// heap memory here); omp_init_allocator makes one that honours the
+// alignment trait.
+namespace {
+struct allocator {
+  std::size_t alignment = 0;
+};
+constexpr uintptr_t kPredefinedMax = 0x100;
+thread_local uintptr_t tl_default_allocator = 1; // omp_default_mem_alloc
+
+std::size_t alignment_of(uintptr_t a) {
+  if (a == 0)
+    a = tl_default_allocator;
+  return a > kPredefinedMax ? reinterpret_cast<allocator *>(a)->alignment : 0;
+}
+
+void *allocate(std::size_t align, std::size_t size, uintptr_t a) {
+  std::size_t al = alignment_of(a);
+  if (align > al)
+    al = align;
+  if (al <= alignof(std::max_align_t))
+    return std::malloc(size ? size : 1);
+  return std::aligned_alloc(al, (size + al - 1) / al * al);
+}
+} // namespace
+
+WEFT_OMP_API uintptr_t omp_init_allocator(uintptr_t memspace, int ntraits,
+                                          const void *traits) {
+  (void)memspace;
+  struct trait {
+    int key;
+    uintptr_t value;
+  };
+  auto *al = new allocator;
+  const auto *t = static_cast<const trait *>(traits);
+  for (int i = 0; i < ntraits; ++i)
+    if (t[i].key == 2) { // omp_atk_alignment
+      if (t[i].value == 0 || (t[i].value & (t[i].value - 1))) {
+        delete al;
+        return 0; // omp_null_allocator: not a power of two
+      }
+      al->alignment = t[i].value;
+    }
+  return reinterpret_cast<uintptr_t>(al);
+}
+WEFT_OMP_API void omp_destroy_allocator(uintptr_t a) {
+  if (a > kPredefinedMax)
+    delete reinterpret_cast<allocator *>(a);
+}
+WEFT_OMP_API void *omp_alloc(std::size_t size, uintptr_t a) {
+  return allocate(0, size, a);
 }
 WEFT_OMP_API void *omp_aligned_alloc(std::size_t align, std::size_t size,
-                                     uintptr_t) {
-  std::size_t a = align < sizeof(void *) ? sizeof(void *) : align;
-  return std::aligned_alloc(a, (size + a - 1) / a * a);
+                                     uintptr_t a) {
+  return allocate(align, size, a);
 }
-WEFT_OMP_API void *omp_calloc(std::size_t n, std::size_t size, uintptr_t) {
-  return std::calloc(n, size);
-}
-WEFT_OMP_API void *omp_aligned_calloc(std::size_t align, std::size_t n,
-                                      std::size_t size, uintptr_t) {
-  void *p = omp_aligned_alloc(align, n * size, 0);
+WEFT_OMP_API void *omp_calloc(std::size_t n, std::size_t size, uintptr_t a) {
+  void *p = allocate(0, n * size, a);
   if (p)
     std::memset(p, 0, n * size);
   return p;
 }
-WEFT_OMP_API void *omp_realloc(void *p, std::size_t size, uintptr_t,
+WEFT_OMP_API void *omp_aligned_calloc(std::size_t align, std::size_t n,
+                                      std::size_t size, uintptr_t a) {
+  void *p = allocate(align, n * size, a);
+  if (p)
+    std::memset(p, 0, n * size);
+  return p;
+}
+WEFT_OMP_API void *omp_realloc(void *p, std::size_t size, uintptr_t a,
                                uintptr_t) {
-  return std::realloc(p, size);
+  if (alignment_of(a) <= alignof(std::max_align_t))
+    return std::realloc(p, size);
+  void *q = allocate(0, size, a);
+  if (q && p) {
+    std::size_t old = malloc_usable_size(p);
+    std::memcpy(q, p, old < size ? old : size);
+  }
+  std::free(p);
+  return q;
 }
 WEFT_OMP_API void omp_free(void *p, uintptr_t) { std::free(p); }
-WEFT_OMP_API uintptr_t omp_get_default_allocator(void) { return 1; }
-WEFT_OMP_API void omp_set_default_allocator(uintptr_t) {}
+WEFT_OMP_API uintptr_t omp_get_default_allocator(void) {
+  return tl_default_allocator;
+}
+WEFT_OMP_API void omp_set_default_allocator(uintptr_t a) {
+  tl_default_allocator = a ? a : 1;
+}
+WEFT_GOMP_API void *GOMP_alloc(std::size_t align, std::size_t size,
+                               uintptr_t a) {
+  return allocate(align, size, a);
+}
+WEFT_GOMP_API void GOMP_free(void *p, uintptr_t) { std::free(p); }
+
+// ---- affinity format ----------------------------------------------------------
+namespace {
+std::string &g_affinity_format = icv_global().affinity_format;
+
+std::string expand_affinity(const char *fmt) {
+  context c = ctx();
+  std::string out;
+  for (const char *p = fmt; *p; ++p) {
+    if (*p != '%') {
+      out += *p;
+      continue;
+    }
+    ++p;
+    std::string field;
+    if (*p == '{') {
+      const char *e = std::strchr(p, '}');
+      if (!e)
+        break;
+      field.assign(p + 1, e);
+      p = e;
+    } else if (*p) {
+      field.assign(1, *p);
+    } else {
+      break;
+    }
+    auto is = [&](const char *s, const char *l) {
+      return field == s || field == l;
+    };
+    if (is("t", "team_num"))
+      out += std::to_string(omp_get_team_num());
+    else if (is("T", "num_teams"))
+      out += std::to_string(omp_get_num_teams());
+    else if (is("L", "nesting_level"))
+      out += std::to_string(c.g->level);
+    else if (is("n", "thread_num"))
+      out += std::to_string(c.id);
+    else if (is("N", "num_threads"))
+      out += std::to_string(c.t->size());
+    else if (is("a", "ancestor_tnum"))
+      out += std::to_string(c.g->level > 0 ? c.g->parent_thread : -1);
+    else if (is("H", "host")) {
+      char h[256] = "";
+      gethostname(h, sizeof h - 1);
+      out += h;
+    } else if (is("P", "process_id"))
+      out += std::to_string(getpid());
+    else if (is("i", "native_thread_id"))
+      out += std::to_string(gettid());
+    else if (is("A", "thread_affinity"))
+      out += "0-" + std::to_string(icv_global().num_procs - 1);
+    else if (field == "%")
+      out += '%';
+    else
+      out += "%" + field;
+  }
+  return out;
+}
+
+std::size_t copy_out(const std::string &s, char *buf, std::size_t size) {
+  if (buf && size) {
+    std::size_t n = s.size() < size - 1 ? s.size() : size - 1;
+    std::memcpy(buf, s.data(), n);
+    buf[n] = '\0';
+  }
+  return s.size();
+}
+} // namespace
+
+WEFT_OMP_API void omp_set_affinity_format(const char *format) {
+  g_affinity_format = format ? format : "";
+}
+WEFT_OMP_API std::size_t omp_get_affinity_format(char *buf, std::size_t size) {
+  return copy_out(g_affinity_format, buf, size);
+}
+WEFT_OMP_API void omp_display_affinity(const char *format) {
+  std::string s =
+      expand_affinity(format && *format ? format : g_affinity_format.c_str());
+  std::fprintf(stderr, "%s\n", s.c_str());
+}
+WEFT_OMP_API std::size_t omp_capture_affinity(char *buf, std::size_t size,
+                                              const char *format) {
+  return copy_out(
+      expand_affinity(format && *format ? format : g_affinity_format.c_str()),
+      buf, size);
+}
 
 // ---- target memory on the host ------------------------------------------------
 WEFT_OMP_API void *omp_target_alloc(std::size_t size, int) {

@@ -33,6 +33,9 @@ gomp_team *team_state(team *t) {
     icv.default_device = gi.default_device;
     for (member_state &m : g->members)
       m.icv = icv;
+    for (int i = 0; i < kWorkShareRing; ++i)
+      g->ring[i].free_for.store(static_cast<uint64_t>(i),
+                                std::memory_order_relaxed);
   }
   return static_cast<gomp_team *>(t->user);
 }
@@ -58,6 +61,7 @@ void start_runtime() {
 struct region {
   void (*fn)(void *);
   void *data;
+  bool start_hook; // bind or display affinity at the start
 };
 
 void member_body(worker &w, int slot, void *arg) {
@@ -66,6 +70,10 @@ void member_body(worker &w, int slot, void *arg) {
   if (g->reduction_group)
     w.root()->cur_group = g->reduction_group;
   (void)slot;
+  if (__builtin_expect(r->start_hook, 0)) {
+    context c = ctx();
+    member_start(c);
+  }
   r->fn(r->data);
   w.root()->cur_group = nullptr;
 }
@@ -156,7 +164,10 @@ unsigned parallel(void (*fn)(void *), void *data, unsigned num_threads,
   g->reduction_group = rg;
   if (pre)
     pre(*g, static_cast<int>(n), c.m().icv, pre_arg);
-  region r{fn, data};
+  region r{fn, data,
+           gi.display_affinity ||
+               (!gi.place_list.empty() && c.m().icv.bind != 0) ||
+               !gi.bind_list.empty()};
   t->body = member_body;
   t->arg = &r;
   rt().run_team(*c.w, t);

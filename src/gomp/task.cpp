@@ -5,6 +5,7 @@
 
 #include "../core/error.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -109,9 +110,10 @@ bool creation_cancelled(context &c, task *cur) {
   return g && g->cancelled.load(std::memory_order_relaxed);
 }
 
-void wait_retired(worker &w, task *t) {
+// t is a detached task we hold a reference to.
+void wait_completed(worker &w, task *t) {
   w.wait_until([t] {
-    return (t->succ_state.load(std::memory_order_acquire) & kSuccClosed) != 0;
+    return t->detach_parts.load(std::memory_order_acquire) == -1;
   });
 }
 
@@ -236,6 +238,21 @@ WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
   }
 
   task *t = w.alloc_task(fn, nullptr);
+  bool wait_for_it = false;
+  if (flags & kTaskDetach) {
+    // The event handle goes to the clause's variable and to the task's own
+    // copy of it (the first field of data).
+    t->flags |= TASK_DETACH;
+    t->detach_parts.store(2, std::memory_order_relaxed);
+    *static_cast<void **>(detach) = t;
+    if (data)
+      *static_cast<void **>(data) = t;
+    if (!if_clause || final_parent) {
+      // An undeferred detached task: we wait until it has completed.
+      t->refs.fetch_add(1, std::memory_order_relaxed);
+      wait_for_it = true;
+    }
+  }
   void *arg = w.alloc_payload(t, size, align);
   if (cpyfn)
     cpyfn(arg, data);
@@ -248,16 +265,6 @@ WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
     int maxp = icv_global().max_task_priority;
     t->priority = priority < maxp ? priority : maxp;
   }
-  bool wait_for_it = false;
-  if (flags & kTaskDetach) {
-    t->flags |= TASK_DETACH;
-    *static_cast<void **>(detach) = t;
-    if (!if_clause || final_parent) {
-      // An undeferred detached task: we wait until it has completed.
-      t->refs.fetch_add(1, std::memory_order_relaxed);
-      wait_for_it = true;
-    }
-  }
   if (has_deps) {
     dep_list deps(depend);
     rt().spawn(w, t, deps.data(), deps.size());
@@ -265,7 +272,7 @@ WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
     rt().spawn(w, t, nullptr, 0);
   }
   if (wait_for_it) {
-    wait_retired(w, t);
+    wait_completed(w, t);
     w.release_ref(t);
   }
 }
@@ -373,4 +380,40 @@ omp_fulfill_event(void *event) {
 extern "C" __attribute__((visibility("default"))) int omp_in_final(void) {
   context c = ctx();
   return (c.w->current()->flags & TASK_FINAL) != 0;
+}
+
+// scope with task reductions: a work share only to pick which member
+// allocates the private copies; the others share them. The barrier and
+// GOMP_workshare_task_reduction_unregister follow in the caller.
+WEFT_GOMP_API void GOMP_scope_start(uintptr_t *reductions) {
+  context c = ctx();
+  taskgroup_open(c);
+  bool first;
+  work_share &ws = ws_enter(c, &first);
+  uint64_t index = c.m().ws_index - 1;
+  if (first) {
+    register_reductions(c, reductions, nullptr);
+    ws.task_reductions = reductions;
+    ws.kind = sched_static;
+    ws.count = 0;
+    ws_init_done(ws, index);
+  } else {
+    while (ws.ready.load(std::memory_order_acquire) != index + 1)
+      cpu_relax();
+    register_reductions(c, reductions, ws.task_reductions);
+  }
+  ws_leave(c);
+}
+
+// The error directive at run time (severity(warning) / severity(fatal)).
+WEFT_GOMP_API void GOMP_warning(const char *msg, size_t len) {
+  if (msg)
+    std::fprintf(stderr, "weft: warning: %.*s\n", static_cast<int>(len), msg);
+  else
+    std::fprintf(stderr, "weft: warning: error directive encountered\n");
+}
+WEFT_GOMP_API void GOMP_error(const char *msg, size_t len) {
+  if (msg)
+    fatal("fatal error: %.*s", static_cast<int>(len), msg);
+  fatal("fatal error: error directive encountered");
 }
