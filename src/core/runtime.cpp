@@ -183,14 +183,23 @@ team *runtime::begin_team(worker &master, int n) {
 }
 
 void runtime::run_team(worker &master, team *t) {
+  worker::membership m = start_team(master, t);
+  t->body(master, 0, t->arg);
+  finish_team(master, t, m);
+}
+
+worker::membership runtime::start_team(worker &master, team *t) {
   int n = t->size();
   t->reset_for_region();
   t->inside.store(n - 1, std::memory_order_relaxed);
   for (int i = 1; i < n; ++i)
     t->slot(i).w->assign(t, i);
   ++master.master_depth;
-  worker::membership m = master.enter_team(t, 0);
-  t->body(master, 0, t->arg);
+  return master.enter_team(t, 0);
+}
+
+void runtime::finish_team(worker &master, team *t,
+                          const worker::membership &m) {
   t->barrier(master);
   master.leave_team(m);
   --master.master_depth;

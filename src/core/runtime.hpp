@@ -58,6 +58,10 @@ public:
   // Runs the body on every member (the master too), then the end barrier;
   // returns once every member has left the team.
   void run_team(worker &master, team *t);
+  // run_team in two halves, for front ends whose master runs the body
+  // itself between them (libgomp's GOMP_parallel_start/end).
+  worker::membership start_team(worker &master, team *t);
+  void finish_team(worker &master, team *t, const worker::membership &m);
   // A thread weft did not start becomes a worker with a team of its own
   // (an OpenMP initial thread).
   worker *adopt_thread();

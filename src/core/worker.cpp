@@ -25,7 +25,9 @@ worker::membership worker::enter_team(team *t, int i) {
   membership m{team_, slot_, slot_index_, current_};
   team_slot &s = t->slot(i);
   s.reset_implicit(id_);
-  s.w = this;
+  if (s.w != this) // the master set it before the members started; others
+    s.w = this;    // read it to wake us
+
   team_ = t;
   slot_ = &s;
   slot_index_ = i;

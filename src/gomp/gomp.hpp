@@ -148,6 +148,9 @@ using preinit_fn = void (*)(gomp_team &g, int nthreads, const task_icvs &icv,
 unsigned parallel(void (*fn)(void *), void *data, unsigned num_threads,
                   unsigned flags, uintptr_t *reductions,
                   preinit_fn pre = nullptr, const void *pre_arg = nullptr);
+void parallel_start(void (*fn)(void *), void *data, unsigned num_threads,
+                    preinit_fn pre, const void *pre_arg);
+void parallel_end();
 // The team size a parallel construct would get (OpenMP's algorithm).
 unsigned resolve_num_threads(context &c, unsigned requested, bool if_true);
 

@@ -705,3 +705,23 @@ WEFT_PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_guided, sched_guided)
 WEFT_PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_runtime)
 WEFT_PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_nonmonotonic_runtime)
 WEFT_PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
+
+// The pre-GCC 4.9 combined forms: members start here, the master calls the
+// body itself, then GOMP_parallel_end.
+#define WEFT_PARALLEL_LOOP_START(NAME, SCHED)                                  \
+  WEFT_GOMP_API void NAME(void (*fn)(void *), void *data, unsigned nthreads,   \
+                          long start, long end, long incr, long chunk) {       \
+    loop_desc d{start, end, incr, SCHED, chunk};                               \
+    parallel_start(fn, data, nthreads, preinit_loop, &d);                      \
+  }
+WEFT_PARALLEL_LOOP_START(GOMP_parallel_loop_static_start, sched_static)
+WEFT_PARALLEL_LOOP_START(GOMP_parallel_loop_dynamic_start, sched_dynamic)
+WEFT_PARALLEL_LOOP_START(GOMP_parallel_loop_guided_start, sched_guided)
+WEFT_GOMP_API void GOMP_parallel_loop_runtime_start(void (*fn)(void *),
+                                                    void *data,
+                                                    unsigned nthreads,
+                                                    long start, long end,
+                                                    long incr) {
+  loop_desc d{start, end, incr, sched_runtime, 0};
+  parallel_start(fn, data, nthreads, preinit_loop, &d);
+}

@@ -480,3 +480,50 @@ WEFT_OMP_API int omp_target_memcpy(void *dst, const void *src,
                static_cast<const char *>(src) + src_off, len);
   return 0;
 }
+
+// GOMP 4.0's teams inside a host-fallback target region: one team.
+WEFT_GOMP_API void GOMP_teams(unsigned num_teams, unsigned thread_limit) {
+  (void)num_teams;
+  (void)thread_limit;
+}
+
+// No device memory to associate with: the host is the only device.
+WEFT_OMP_API int omp_target_associate_ptr(const void *, const void *,
+                                          std::size_t, std::size_t, int) {
+  return 22; // EINVAL, as libgomp answers for the host device
+}
+WEFT_OMP_API int omp_target_disassociate_ptr(const void *, int) { return 22; }
+
+// Copies a num_dims-dimensional box of elements between two arrays.
+static void copy_rect(char *dst, const char *src, std::size_t elem, int dims,
+                      const std::size_t *volume, const std::size_t *doff,
+                      const std::size_t *soff, const std::size_t *ddim,
+                      const std::size_t *sdim) {
+  if (dims == 1) {
+    std::memcpy(dst + doff[0] * elem, src + soff[0] * elem, volume[0] * elem);
+    return;
+  }
+  std::size_t dstride = elem, sstride = elem;
+  for (int i = 1; i < dims; ++i) {
+    dstride *= ddim[i];
+    sstride *= sdim[i];
+  }
+  for (std::size_t i = 0; i < volume[0]; ++i)
+    copy_rect(dst + (doff[0] + i) * dstride, src + (soff[0] + i) * sstride,
+              elem, dims - 1, volume + 1, doff + 1, soff + 1, ddim + 1,
+              sdim + 1);
+}
+
+WEFT_OMP_API int omp_target_memcpy_rect(
+    void *dst, const void *src, std::size_t elem, int dims,
+    const std::size_t *volume, const std::size_t *doff,
+    const std::size_t *soff, const std::size_t *ddim,
+    const std::size_t *sdim, int, int) {
+  if (!dst && !src)
+    return INT_MAX; // the number of dimensions supported
+  if (dims < 1)
+    return 22;
+  copy_rect(static_cast<char *>(dst), static_cast<const char *>(src), elem,
+            dims, volume, doff, soff, ddim, sdim);
+  return 0;
+}

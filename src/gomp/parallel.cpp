@@ -120,15 +120,12 @@ unsigned resolve_num_threads(context &c, unsigned requested, bool if_true) {
   return static_cast<unsigned>(n);
 }
 
-unsigned parallel(void (*fn)(void *), void *data, unsigned num_threads,
-                  unsigned flags, uintptr_t *reductions, preinit_fn pre,
-                  const void *pre_arg) {
-  (void)flags; // proc_bind: accepted, threads are not bound
-  context c = ctx();
-  unsigned n = resolve_num_threads(c, num_threads, true);
+namespace {
+// A team for fn(data), its front-end state reset for the new region.
+team *prepare(context &c, unsigned n, uintptr_t *reductions, preinit_fn pre,
+              const void *pre_arg, region *r) {
   team *t = rt().begin_team(*c.w, static_cast<int>(n));
   gomp_team *g = team_state(t);
-  // Fresh per-region state (the team object may be reused).
   g->level = c.g->level + 1;
   g->active_level = c.g->active_level + (n > 1);
   g->parent = c.g;
@@ -155,25 +152,75 @@ unsigned parallel(void (*fn)(void *), void *data, unsigned num_threads,
   g->single_count.store(0, std::memory_order_relaxed);
   g->copyprivate.store(nullptr, std::memory_order_relaxed);
   g->cancelled.store(false, std::memory_order_relaxed);
-  taskgroup_state *rg = nullptr;
+  g->reduction_group = nullptr;
   if (reductions) {
-    rg = new taskgroup_state;
+    auto *rg = new taskgroup_state;
     reduction_setup(reductions, nullptr, nullptr, n);
     rg->user = reductions;
+    g->reduction_group = rg;
   }
-  g->reduction_group = rg;
   if (pre)
-    pre(*g, static_cast<int>(n), c.m().icv, pre_arg);
-  region r{fn, data,
-           gi.display_affinity ||
-               (!gi.place_list.empty() && c.m().icv.bind != 0) ||
-               !gi.bind_list.empty()};
+    pre(*g, static_cast<int>(n), parent_icv, pre_arg);
+  r->start_hook = gi.display_affinity ||
+                  (!gi.place_list.empty() && parent_icv.bind != 0) ||
+                  !gi.bind_list.empty();
   t->body = member_body;
-  t->arg = &r;
-  rt().run_team(*c.w, t);
+  t->arg = r;
+  return t;
+}
+
+void finish(team *t) {
+  gomp_team *g = static_cast<gomp_team *>(t->user);
+  delete g->reduction_group;
   g->reduction_group = nullptr;
-  delete rg;
+}
+
+// GOMP_parallel_start .. GOMP_parallel_end: the region of each master
+// (they nest).
+struct open_region {
+  team *t;
+  worker::membership m;
+  region r;
+};
+thread_local std::vector<open_region *> tl_open;
+} // namespace
+
+unsigned parallel(void (*fn)(void *), void *data, unsigned num_threads,
+                  unsigned flags, uintptr_t *reductions, preinit_fn pre,
+                  const void *pre_arg) {
+  (void)flags; // proc_bind: OMP_PROC_BIND and OMP_PLACES decide binding
+  context c = ctx();
+  unsigned n = resolve_num_threads(c, num_threads, true);
+  region r{fn, data, false};
+  team *t = prepare(c, n, reductions, pre, pre_arg, &r);
+  rt().run_team(*c.w, t);
+  finish(t);
   return n;
+}
+
+void parallel_start(void (*fn)(void *), void *data, unsigned num_threads,
+                    preinit_fn pre, const void *pre_arg) {
+  context c = ctx();
+  unsigned n = resolve_num_threads(c, num_threads, true);
+  auto *o = new open_region;
+  o->r = region{fn, data, false};
+  o->t = prepare(c, n, nullptr, pre, pre_arg, &o->r);
+  o->m = rt().start_team(*c.w, o->t);
+  tl_open.push_back(o);
+  if (o->r.start_hook) {
+    context mc = ctx();
+    member_start(mc);
+  }
+}
+
+void parallel_end() {
+  if (tl_open.empty())
+    fatal("GOMP_parallel_end without GOMP_parallel_start");
+  open_region *o = tl_open.back();
+  tl_open.pop_back();
+  rt().finish_team(*tl_worker, o->t, o->m);
+  finish(o->t);
+  delete o;
 }
 
 } // namespace weft::gomp
@@ -195,16 +242,13 @@ WEFT_GOMP_API unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data,
   return parallel(fn, data, num_threads, flags, rdata);
 }
 
-// The pre-GCC 4.9 protocol: the master calls fn itself between start and
-// end. weft runs the region at start (the master's own call of fn happens
-// inside) only when that is equivalent, so it refuses instead.
-WEFT_GOMP_API void GOMP_parallel_start(void (*)(void *), void *, unsigned) {
-  unsupported("GOMP_parallel_start (the pre-GCC 4.9 parallel protocol; "
-              "recompile with a newer gcc)");
+// The pre-GCC 4.9 protocol: the members start at GOMP_parallel_start, the
+// master calls fn itself, then GOMP_parallel_end.
+WEFT_GOMP_API void GOMP_parallel_start(void (*fn)(void *), void *data,
+                                       unsigned num_threads) {
+  parallel_start(fn, data, num_threads, nullptr, nullptr);
 }
-WEFT_GOMP_API void GOMP_parallel_end(void) {
-  unsupported("GOMP_parallel_end (the pre-GCC 4.9 parallel protocol)");
-}
+WEFT_GOMP_API void GOMP_parallel_end(void) { parallel_end(); }
 
 WEFT_GOMP_API bool GOMP_cancellation_point(int which);
 

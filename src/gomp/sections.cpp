@@ -7,6 +7,10 @@
 namespace weft::gomp {
 namespace {
 
+struct sections_desc {
+  unsigned count;
+};
+
 void describe_sections(work_share &ws, int nthreads, unsigned count) {
   ws.kind = sched_dynamic;
   ws.chunk = 1;
@@ -59,10 +63,6 @@ unsigned sections_start(unsigned count, uintptr_t *reductions, void **mem) {
     *mem = ws.mem;
   return next_section(c);
 }
-
-struct sections_desc {
-  unsigned count;
-};
 
 void preinit_sections(gomp_team &g, int nthreads, const task_icvs &,
                       const void *arg) {
@@ -118,4 +118,11 @@ WEFT_GOMP_API void GOMP_parallel_sections(void (*fn)(void *), void *data,
                                           unsigned flags) {
   sections_desc d{count};
   parallel(fn, data, nthreads, flags, nullptr, preinit_sections, &d);
+}
+
+WEFT_GOMP_API void GOMP_parallel_sections_start(void (*fn)(void *), void *data,
+                                                unsigned nthreads,
+                                                unsigned count) {
+  sections_desc d{count};
+  parallel_start(fn, data, nthreads, preinit_sections, &d);
 }
