@@ -4,7 +4,8 @@
  * Built by gcc with -fopenmp and linked to libgomp only. The same binary runs
  * under LLVM libomp with LD_PRELOAD=.../libomp.so.5 (libomp implements the
  * GOMP_* entry points); which library really provides OpenMP is found at run
- * time with dladdr() and reported as "runtime": "libgomp" or "libomp".
+ * time with dladdr() and reported as "runtime": "libgomp" or "libomp" (or
+ * "weft" under `weft run`, bench/run_gomp.py; see omp_identify.h).
  *
  * Workloads (the same in micro_weft.cpp; docs/benchmarks.md):
  *   task-free   T independent tasks, each with N inout dependences on
@@ -39,6 +40,7 @@
 #include <omp.h>
 
 #include "micro_common.h"
+#include "omp_identify.h"
 
 /* Explicit depend lists: D<n>(b) is b[0], ..., b[n-1]. OpenMP pragmas are
  * macro-expanded, and an explicit list is what a programmer writes (no
@@ -152,31 +154,21 @@ static void run_emptytask(long tasks, volatile long *counter) {
   }
 }
 
-/* Which shared object provides the OpenMP entry points this binary calls?
- * dlsym(RTLD_DEFAULT) resolves the symbols as the calls do (an LD_PRELOADed
- * libomp comes first); dladdr names the object that defines them. */
+/* Which runtime provides the OpenMP entry points this binary calls:
+ * "libgomp", "libomp" or "weft" (omp_identify.h: each entry point is resolved
+ * as the dynamic linker binds the calls, dladdr names the object that
+ * defines it). */
 static const char *omp_library(const char **path) {
-  static const char *const syms[] = {"GOMP_task", "GOMP_parallel",
-                                     "omp_get_thread_num"};
-  const char *name = NULL;
-  for (int s = 0; s < 3; s++) {
-    void *addr = dlsym(RTLD_DEFAULT, syms[s]);
-    Dl_info info;
-    if (!addr || !dladdr(addr, &info) || !info.dli_fname)
-      micro_die("cannot find which library provides %s", syms[s]);
-    const char *base = strrchr(info.dli_fname, '/');
-    base = base ? base + 1 : info.dli_fname;
-    const char *this_one = strncmp(base, "libgomp", 7) == 0  ? "libgomp"
-                           : strncmp(base, "libomp", 6) == 0 ? "libomp"
-                                                             : NULL;
-    if (!this_one)
-      micro_die("%s comes from %s, neither libgomp nor libomp", syms[s],
-                info.dli_fname);
-    if (name && strcmp(name, this_one) != 0)
-      micro_die("OpenMP entry points come from both %s and %s", name, this_one);
-    name = this_one;
-    *path = info.dli_fname;
-  }
+  /* Every OpenMP entry point the binary imports (nm -D), with its version. */
+  static const char *const syms[] = {
+      "GOMP_task@GOMP_2.0",         "GOMP_parallel@GOMP_4.0",
+      "GOMP_single_start@GOMP_1.0", "GOMP_barrier@GOMP_1.0",
+      "GOMP_taskwait@GOMP_2.0",     "omp_get_num_threads@OMP_1.0"};
+  char err[4200];
+  const char *name = omp_identify(syms, (int)(sizeof syms / sizeof syms[0]),
+                                  path, err, sizeof err);
+  if (!name)
+    micro_die("%s", err);
   return name;
 }
 

@@ -16,14 +16,11 @@ Python 3 standard library only.
 """
 
 import argparse
-import glob
-import json
 import os
-import re
-import signal
-import subprocess
 import sys
-import time
+
+import benchlib
+from benchlib import find_libomp
 
 PATTERNS = [("task-free", 0), ("task-free", 1), ("task-free", 15),
             ("task-chain", 0), ("task-chain", 1), ("task-chain", 15),
@@ -43,51 +40,24 @@ TARGET_1DEP_NS = 100.0  # weft ns/task on rows with 1 dependence
 TASK_CAPS = {("libomp", "task-free", 15): (20000, 10000)}
 
 
-def find_libomp(explicit):
-    """The LLVM libomp to preload: --libomp, else the newest
-    /usr/lib/llvm-*/lib/libomp.so.5, else a libomp.so.5 in the usual places."""
-    if explicit:
-        return explicit if os.path.isfile(explicit) else None
-
-    def llvm_version(path):
-        m = re.search(r"llvm-(\d+)", path)
-        return int(m.group(1)) if m else -1
-
-    found = sorted(glob.glob("/usr/lib/llvm-*/lib/libomp.so.5"),
-                   key=llvm_version, reverse=True)
-    found += sorted(glob.glob("/usr/lib/*/libomp.so.5"))
-    found += sorted(glob.glob("/usr/local/lib/libomp.so.5"))
-    return found[0] if found else None
-
-
-def describe_rc(rc):
-    if rc < 0:
-        try:
-            return "killed by %s" % signal.Signals(-rc).name
-        except ValueError:
-            return "killed by signal %d" % -rc
-    return "exit status %d" % rc
-
-
-class Runner:
+class Runner(benchlib.Runner):
     def __init__(self, args, binaries, libomp):
+        super().__init__(args.timeout)
         self.args = args
         self.binaries = binaries
         self.libomp = libomp
-        self.failures = []
-        self.done = 0
-        self.total = 0
 
     def command(self, runtime, pattern, deps, threads, tasks):
         exe = self.binaries["weft" if runtime == "weft" else "omp"]
         cmd = [exe, "--pattern", pattern, "--deps", str(deps),
                "--tasks", str(tasks), "--reps", str(self.args.reps),
                "--threads", str(threads)]
-        env = dict(os.environ)
-        env.pop("LD_PRELOAD", None)
-        if runtime == "libomp":
-            env["LD_PRELOAD"] = self.libomp
-        return cmd, env
+        return cmd, benchlib.omp_env(runtime, self.libomp)
+
+    def runtime_mismatch(self, runtime, rec):
+        """Why the record names another runtime than the one asked for."""
+        return benchlib.takeover_failure(runtime, rec, self.libomp,
+                                         "micro_omp")
 
     def run(self, runtime, pattern, deps, threads):
         """One benchmark run; returns its JSON record or None (and records
@@ -98,39 +68,17 @@ class Runner:
             tasks = min(tasks, cap[1] if self.args.quick else cap[0])
         cmd, env = self.command(runtime, pattern, deps, threads, tasks)
         what = "%s %s deps %d threads %d" % (runtime, pattern, deps, threads)
-        shown = ("LD_PRELOAD=%s " % self.libomp if runtime == "libomp" else "") \
-            + " ".join(cmd)
-        self.done += 1
-        progress = "[%d/%d] %-46s" % (self.done, self.total, what)
-        print(progress, end="", file=sys.stderr, flush=True)
-        start = time.monotonic()
-        try:
-            proc = subprocess.run(cmd, env=env, capture_output=True, text=True,
-                                  timeout=self.args.timeout)
-        except subprocess.TimeoutExpired:
-            return self.fail(what, shown, "no result after %d s (hang?)"
-                             % self.args.timeout)
-        except OSError as e:
-            return self.fail(what, shown, "cannot run: %s" % e)
-        wall = time.monotonic() - start
-        if proc.returncode != 0:
-            return self.fail(what, shown, describe_rc(proc.returncode),
-                             proc.stderr)
-        lines = [l for l in proc.stdout.splitlines() if l.strip()]
-        try:
-            rec = json.loads(lines[-1])
-        except (IndexError, ValueError):
-            return self.fail(what, shown, "no JSON line on stdout",
-                             proc.stdout + proc.stderr)
+        shown = benchlib.shown_command(runtime, cmd, self.libomp)
+        got = self.run_json(what, cmd, env, shown)
+        if got is None:
+            return None
+        rec, line, wall = got
         want = {"runtime": runtime, "pattern": pattern, "deps": deps,
                 "threads": threads}
         for key, value in want.items():
             if rec.get(key) != value:
-                if key == "runtime" and runtime == "libomp":
-                    why = ("LD_PRELOAD=%s did not take over: micro_omp says "
-                           "OpenMP comes from %s (%s)"
-                           % (self.libomp, rec.get("runtime"),
-                              rec.get("library")))
+                if key == "runtime":
+                    why = self.runtime_mismatch(runtime, rec)
                 else:
                     why = "reports %s=%r, expected %r" % (key, rec.get(key),
                                                            value)
@@ -138,21 +86,10 @@ class Runner:
         if not isinstance(rec.get("ns_per_task"), (int, float)) or \
                 rec.get("tasks") != (tasks - tasks % 1000
                                      if pattern == "emptytask" else tasks):
-            return self.fail(what, shown, "malformed record", lines[-1])
+            return self.fail(what, shown, "malformed record", line)
         print(" %10.1f ns/task  (%d tasks, %.1f s)"
               % (rec["ns_per_task"], rec["tasks"], wall), file=sys.stderr)
         return rec
-
-    def fail(self, what, shown, why, output=""):
-        print(" FAILED: %s" % why, file=sys.stderr)
-        tail = "\n".join(output.strip().splitlines()[-15:])
-        if tail:
-            print("    " + tail.replace("\n", "\n    "), file=sys.stderr)
-        last = output.strip().splitlines()[-1:] if output.strip() else []
-        if last:
-            why += " -- " + last[0].strip()[:300]
-        self.failures.append("%s: %s\n    command: %s" % (what, why, shown))
-        return None
 
 
 def fmt_ns(rec, tasks):
@@ -255,7 +192,7 @@ def main():
     runner = Runner(args, binaries, libomp)
     runner.total = len(configs) * len(runtimes)
 
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    load = benchlib.load_average()
     print("task-overhead microbenchmarks: %d tasks x %d reps (+1 warm-up), "
           "threads %s, %d CPUs, load average %.2f at start%s"
           % (args.tasks, args.reps, args.threads, os.cpu_count() or 0, load,
@@ -272,10 +209,7 @@ def main():
             if rec is not None:
                 results.append(rec)
 
-    os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
-    with open(out_path, "w") as f:
-        json.dump(results, f, indent=1)
-        f.write("\n")
+    benchlib.write_json(out_path, results)
 
     # The table.
     head = ["pattern", "deps", "threads", "weft ns", "libgomp ns",
@@ -300,13 +234,7 @@ def main():
         capped = capped or any(c.endswith("*") for c in cells)
         rows.append([pattern, str(deps), str(threads)] + cells +
                     [ratio, verdict])
-    widths = [max(len(r[c]) for r in rows + [head]) for c in range(len(head))]
-    for n, row in enumerate([head] + rows):
-        print("  ".join(cell.ljust(widths[c]) if c in (0, 7)
-                        else cell.rjust(widths[c])
-                        for c, cell in enumerate(row)).rstrip())
-        if n == 0:
-            print("  ".join("-" * w for w in widths))
+    benchlib.print_table(head, rows, left=(0, 7))
     if capped:
         print("* fewer tasks for this runtime (its per-task cost grows with "
               "the task count; see the JSON's \"tasks\")")

@@ -1,0 +1,38 @@
+/* Checks the OpenMP 5.1 teams ICV routines on the host: omp_set_num_teams/omp_get_max_teams and omp_set_teams_thread_limit/omp_get_teams_thread_limit round trip, and outside a teams region omp_get_num_teams()==1, omp_get_team_num()==0 in every thread. */
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int failures;
+
+/* Reports a mismatch as "FAIL <file>: <what> expected <x> got <y>". */
+__attribute__((format(printf, 3, 4), unused)) static void check(long long expected, long long got,
+                                                                const char *what, ...)
+{
+  if (expected == got)
+    return;
+  if (__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED) < 20) {
+    char buf[256];
+    va_list ap;
+    va_start(ap, what);
+    vsnprintf(buf, sizeof buf, what, ap);
+    va_end(ap);
+    fprintf(stderr, "FAIL %s: %s expected %lld got %lld\n", __FILE_NAME__, buf, expected, got);
+  }
+}
+
+int main(void)
+{
+  for (int n = 1; n <= 5; n++) {
+    omp_set_num_teams(n);
+    check(n, omp_get_max_teams(), "omp_get_max_teams() after omp_set_num_teams(%d)", n);
+    omp_set_teams_thread_limit(n + 2);
+    check(n + 2, omp_get_teams_thread_limit(), "omp_get_teams_thread_limit() after set(%d)", n + 2);
+  }
+  int bad = 0;
+#pragma omp parallel num_threads(3) reduction(+ : bad)
+  bad += omp_get_num_teams() != 1 || omp_get_team_num() != 0;
+  check(0, bad, "threads outside teams with num_teams != 1 or team_num != 0");
+  return failures != 0;
+}

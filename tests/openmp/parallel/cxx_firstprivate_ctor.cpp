@@ -1,0 +1,75 @@
+// Checks C++ private/firstprivate semantics with class types: firstprivate copies are copy-constructed from the original (same value, distinct addresses), private copies are default-constructed, and every constructed object is destroyed by the end of the region.
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int failures;
+
+/* Reports a mismatch as "FAIL <file>: <what> expected <x> got <y>". */
+__attribute__((format(printf, 3, 4), unused)) static void check(long long expected, long long got,
+                                                                const char *what, ...)
+{
+  if (expected == got)
+    return;
+  if (__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED) < 20) {
+    char buf[256];
+    va_list ap;
+    va_start(ap, what);
+    vsnprintf(buf, sizeof buf, what, ap);
+    va_end(ap);
+    fprintf(stderr, "FAIL %s: %s expected %lld got %lld\n", __FILE_NAME__, buf, expected, got);
+  }
+}
+
+static int ctor_default, ctor_copy, dtor;
+
+struct Obj {
+  long tag;
+  int magic;
+  Obj() : tag(-1), magic(0xC0FFEE)
+  {
+#pragma omp atomic
+    ctor_default++;
+  }
+  Obj(const Obj &o) : tag(o.tag), magic(o.magic)
+  {
+#pragma omp atomic
+    ctor_copy++;
+  }
+  ~Obj()
+  {
+#pragma omp atomic
+    dtor++;
+  }
+};
+
+int main()
+{
+  omp_set_dynamic(0);
+  const int T = 4;
+  for (int rep = 0; rep < 50; rep++) {
+    ctor_default = ctor_copy = dtor = 0;
+    int bad = 0, addr_same = 0;
+    {
+      Obj orig;
+      orig.tag = 1000 + rep;
+      Obj *porig = &orig;
+      Obj scratch;
+#pragma omp parallel num_threads(T) firstprivate(orig) private(scratch) reduction(+ : bad, addr_same)
+      {
+        bad += orig.tag != 1000 + rep || orig.magic != 0xC0FFEE;
+        bad += scratch.tag != -1 || scratch.magic != 0xC0FFEE;
+        addr_same += &orig == porig;
+        orig.tag = omp_get_thread_num();
+      }
+      check(1000 + rep, orig.tag, "rep %d: original unchanged by firstprivate copies", rep);
+    }
+    check(0, bad, "rep %d: firstprivate/private copies with wrong values", rep);
+    check(0, addr_same, "rep %d: firstprivate copies sharing the original's address", rep);
+    check(1, ctor_copy >= T, "rep %d: copy constructions >= team size (%d)", rep, ctor_copy);
+    check(1, ctor_default >= T + 2, "rep %d: default constructions >= team size + 2 (%d)", rep, ctor_default);
+    check(ctor_default + ctor_copy, dtor, "rep %d: destructions vs constructions", rep);
+  }
+  return failures != 0;
+}

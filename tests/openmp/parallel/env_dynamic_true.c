@@ -1,0 +1,63 @@
+/* Checks OMP_DYNAMIC=true (see .env): omp_get_dynamic() is true, inherited by region threads, and num_threads(k) teams have between 1 and k threads with ids 0..n-1. */
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int failures;
+
+/* Reports a mismatch as "FAIL <file>: <what> expected <x> got <y>". */
+__attribute__((format(printf, 3, 4), unused)) static void check(long long expected, long long got,
+                                                                const char *what, ...)
+{
+  if (expected == got)
+    return;
+  if (__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED) < 20) {
+    char buf[256];
+    va_list ap;
+    va_start(ap, what);
+    vsnprintf(buf, sizeof buf, what, ap);
+    va_end(ap);
+    fprintf(stderr, "FAIL %s: %s expected %lld got %lld\n", __FILE_NAME__, buf, expected, got);
+  }
+}
+#include <string.h>
+
+/* The sidecar .env file sets these; a mismatch means the harness did not apply it. */
+static void require_env(const char *name, const char *want)
+{
+  const char *v = getenv(name);
+  if (!v || strcmp(v, want) != 0) {
+    fprintf(stderr, "FAIL %s: environment %s expected %s got %s (sidecar .env not applied?)\n", __FILE_NAME__, name,
+            want, v ? v : "(unset)");
+    failures++;
+  }
+}
+
+int main(void)
+{
+  require_env("OMP_DYNAMIC", "true");
+  check(1, omp_get_dynamic() != 0, "omp_get_dynamic()");
+  for (int rep = 0; rep < 40; rep++) {
+    int k = 1 + rep % 6;
+    int cnt = 0, mask = 0, nth = -1, dyn_bad = 0;
+#pragma omp parallel num_threads(k)
+    {
+#pragma omp atomic
+      cnt++;
+#pragma omp atomic
+      mask |= 1 << (omp_get_thread_num() & 15);
+      if (omp_get_thread_num() == 0)
+        nth = omp_get_num_threads();
+      if (!omp_get_dynamic()) {
+#pragma omp atomic
+        dyn_bad++;
+      }
+    }
+    check(1, cnt >= 1 && cnt <= k, "rep %d: team size in 1..%d (got %d)", rep, k, cnt);
+    check(cnt, nth, "rep %d: omp_get_num_threads() vs threads that ran", rep);
+    check((1 << cnt) - 1, mask, "rep %d: thread ids are 0..n-1", rep);
+    check(0, dyn_bad, "rep %d: threads where omp_get_dynamic() is false", rep);
+  }
+  return failures != 0;
+}

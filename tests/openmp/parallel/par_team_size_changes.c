@@ -1,0 +1,49 @@
+/* Stresses team resizing: 120 back-to-back regions whose sizes cycle through 1, 4, 2, 8, 3 (growing and shrinking the pool every time); every region runs each thread id 0..k-1 exactly once. */
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int failures;
+
+/* Reports a mismatch as "FAIL <file>: <what> expected <x> got <y>". */
+__attribute__((format(printf, 3, 4), unused)) static void check(long long expected, long long got,
+                                                                const char *what, ...)
+{
+  if (expected == got)
+    return;
+  if (__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED) < 20) {
+    char buf[256];
+    va_list ap;
+    va_start(ap, what);
+    vsnprintf(buf, sizeof buf, what, ap);
+    va_end(ap);
+    fprintf(stderr, "FAIL %s: %s expected %lld got %lld\n", __FILE_NAME__, buf, expected, got);
+  }
+}
+#define N 120
+
+static unsigned mask[N];
+static int sum[N];
+
+int main(void)
+{
+  omp_set_dynamic(0);
+  static const int sizes[5] = {1, 4, 2, 8, 3};
+  for (int i = 0; i < N; i++) {
+#pragma omp parallel num_threads(sizes[i % 5])
+    {
+      int t = omp_get_thread_num();
+#pragma omp atomic
+      mask[i] |= 1u << (t & 31);
+#pragma omp atomic
+      sum[i] += t + 1;
+    }
+  }
+  for (int i = 0; i < N; i++) {
+    int k = sizes[i % 5];
+    check((1 << k) - 1, mask[i], "region %d (num_threads(%d)): thread id mask", i, k);
+    check(k * (k + 1) / 2, sum[i], "region %d (num_threads(%d)): sum of ids+1", i, k);
+  }
+  return failures != 0;
+}

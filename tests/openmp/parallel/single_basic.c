@@ -1,0 +1,70 @@
+/* Checks single: in each of 500 constructs exactly one thread (a valid id) executes the block, and its write is visible to all threads after the implied barrier; teams of 1, 3, 4 and 8. */
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int failures;
+
+/* Reports a mismatch as "FAIL <file>: <what> expected <x> got <y>". */
+__attribute__((format(printf, 3, 4), unused)) static void check(long long expected, long long got,
+                                                                const char *what, ...)
+{
+  if (expected == got)
+    return;
+  if (__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED) < 20) {
+    char buf[256];
+    va_list ap;
+    va_start(ap, what);
+    vsnprintf(buf, sizeof buf, what, ap);
+    va_end(ap);
+    fprintf(stderr, "FAIL %s: %s expected %lld got %lld\n", __FILE_NAME__, buf, expected, got);
+  }
+}
+#define ITERS 500
+#define MAXT 8
+
+static int execs[ITERS], who[ITERS];
+
+static void run(int k)
+{
+  int val = -1, stale = 0, team = 0;
+  for (int i = 0; i < ITERS; i++)
+    execs[i] = 0, who[i] = -1;
+#pragma omp parallel num_threads(k) shared(val, stale, team)
+  {
+#pragma omp atomic
+    team++;
+    for (int i = 0; i < ITERS; i++) {
+#pragma omp single
+      {
+#pragma omp atomic
+        execs[i]++;
+        who[i] = omp_get_thread_num();
+        val = i;
+      }
+      /* implied barrier: everybody sees val == i */
+      if (val != i) {
+#pragma omp atomic
+        stale++;
+      }
+#pragma omp barrier
+    }
+  }
+  check(k, team, "team of %d: size", k);
+  check(0, stale, "team of %d: reads of the single's write that were stale", k);
+  for (int i = 0; i < ITERS; i++) {
+    check(1, execs[i], "team of %d: executions of single #%d", k, i);
+    check(1, who[i] >= 0 && who[i] < k, "team of %d: single #%d ran on valid thread (id %d)", k, i, who[i]);
+  }
+}
+
+int main(void)
+{
+  omp_set_dynamic(0);
+  run(1);
+  run(3);
+  run(4);
+  run(8);
+  return failures != 0;
+}

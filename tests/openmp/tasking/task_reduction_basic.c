@@ -1,0 +1,86 @@
+// Checks taskgroup task_reduction(+:x) with task in_reduction(+:x): participating tasks (nested too), non-participating tasks reading nothing, and the value after the taskgroup; int, long and double.
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME "task_reduction_basic.c"
+
+static int failures;
+
+/* Print "FAIL <file>: <what> expected <x> got <y>" (first 10 only) and remember the failure. */
+__attribute__((format(printf, 3, 4))) static void fail(long long exp, long long got, const char *fmt, ...)
+{
+  int n;
+#pragma omp atomic capture
+  n = failures++;
+  if (n >= 10)
+    return;
+  char what[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "FAIL %s: %s expected %lld got %lld\n", NAME, what, exp, got);
+}
+
+#define EXPECT(exp, got, ...)                                                                      \
+  do {                                                                                             \
+    long long e_ = (long long)(exp), g_ = (long long)(got);                                        \
+    if (e_ != g_)                                                                                  \
+      fail(e_, g_, __VA_ARGS__);                                                                   \
+  } while (0)
+
+/* Busy work to widen race windows; never used to decide pass/fail. */
+static inline void spin(int n)
+{
+  for (volatile int i = 0; i < n; i++) {
+  }
+}
+
+/* Global event counter: ordering checks compare ticks (end of A < start of B). */
+static long seq_counter;
+static inline long tick(void) { return __atomic_fetch_add(&seq_counter, 1, __ATOMIC_SEQ_CST); }
+
+#define N 500
+
+int main(void)
+{
+  int x = 0;
+  long y = 100;
+  double z = 0.5;
+#pragma omp parallel shared(x, y, z)
+#pragma omp single
+  {
+#pragma omp taskgroup task_reduction(+ : x, y, z)
+    {
+      for (int i = 0; i < N; i++) {
+#pragma omp task in_reduction(+ : x, y) firstprivate(i)
+        {
+          x += i;
+          y += 2 * i;
+        }
+        if (i % 10 == 0) {
+          /* a task that does not participate */
+#pragma omp task firstprivate(i)
+          spin(100);
+          /* participating child of a participating task */
+#pragma omp task in_reduction(+ : z) firstprivate(i)
+          {
+            z += 1.0;
+#pragma omp task in_reduction(+ : z, x)
+            {
+              z += 0.25;
+              x += 1;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT((long)N * (N - 1) / 2 + N / 10, x, "int reduction");
+  EXPECT(100L + (long)N * (N - 1), y, "long reduction (initial value kept)");
+  EXPECT(1, z == 0.5 + (N / 10) * 1.25, "double reduction equals %g", 0.5 + (N / 10) * 1.25);
+  return failures != 0;
+}

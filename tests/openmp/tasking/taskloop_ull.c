@@ -1,0 +1,86 @@
+// Checks taskloop over unsigned long long induction variables (GOMP_taskloop_ull): bounds above 2^32 and near ULLONG_MAX, up and down steps, grainsize/num_tasks, with a reduction and lastprivate.
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME "taskloop_ull.c"
+
+static int failures;
+
+/* Print "FAIL <file>: <what> expected <x> got <y>" (first 10 only) and remember the failure. */
+__attribute__((format(printf, 3, 4))) static void fail(long long exp, long long got, const char *fmt, ...)
+{
+  int n;
+#pragma omp atomic capture
+  n = failures++;
+  if (n >= 10)
+    return;
+  char what[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "FAIL %s: %s expected %lld got %lld\n", NAME, what, exp, got);
+}
+
+#define EXPECT(exp, got, ...)                                                                      \
+  do {                                                                                             \
+    long long e_ = (long long)(exp), g_ = (long long)(got);                                        \
+    if (e_ != g_)                                                                                  \
+      fail(e_, g_, __VA_ARGS__);                                                                   \
+  } while (0)
+
+/* Busy work to widen race windows; never used to decide pass/fail. */
+static inline void spin(int n)
+{
+  for (volatile int i = 0; i < n; i++) {
+  }
+}
+
+/* Global event counter: ordering checks compare ticks (end of A < start of B). */
+static long seq_counter;
+static inline long tick(void) { return __atomic_fetch_add(&seq_counter, 1, __ATOMIC_SEQ_CST); }
+
+#include <limits.h>
+
+int main(int argc, char **argv)
+{
+  (void)argv;
+  unsigned long long base = (1ULL << 40) + (unsigned long long)(argc - 1);
+  unsigned long long top = ULLONG_MAX - 5 + (unsigned long long)(argc - 1);
+  unsigned long long s1 = 0, s2 = 0, s3 = 0, cnt3 = 0, last = 0;
+  static int hit[1000];
+#pragma omp parallel shared(s1, s2, s3, cnt3, last, hit) firstprivate(base, top)
+#pragma omp single
+  {
+#pragma omp taskloop grainsize(50) reduction(+ : s1)
+    for (unsigned long long i = base; i < base + 1000; i++) {
+      s1 += i - base;
+      hit[i - base]++;
+    }
+    /* step 7 descending */
+#pragma omp taskloop num_tasks(9) reduction(+ : s2) lastprivate(last)
+    for (unsigned long long i = base + 700; i > base; i -= 7) {
+      s2 += 1;
+      last = i;
+    }
+    /* range ending just below ULLONG_MAX: the iteration count must not overflow */
+#pragma omp taskloop grainsize(1) reduction(+ : s3, cnt3)
+    for (unsigned long long i = top - 100; i < top; i++) {
+      s3 += top - i;
+      cnt3 += 1;
+    }
+  }
+  int bad = 0;
+  for (int k = 0; k < 1000; k++)
+    bad += hit[k] != 1;
+  EXPECT(0, bad, "ull iterations not hit exactly once");
+  EXPECT(499500, (long long)s1, "ull sum");
+  EXPECT(100, (long long)s2, "descending ull iteration count");
+  EXPECT(1, last == base + 7, "lastprivate of descending ull loop is base+7");
+  EXPECT(100, (long long)cnt3, "iterations near ULLONG_MAX");
+  EXPECT(5050, (long long)s3, "sum near ULLONG_MAX");
+  return failures != 0;
+}

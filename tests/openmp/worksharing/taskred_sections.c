@@ -1,0 +1,69 @@
+// Checks reduction(task, +: x) on sections (GOMP_sections2_start) and parallel sections, with sections adding directly and through in_reduction tasks: results include every contribution.
+#include <omp.h>
+#include <stdio.h>
+
+static int fails;
+/* Compare integers; on mismatch report "FAIL <file>: <what> expected <x> got <y>". */
+#define CHECK(exp, got, ...)                                                   \
+  do {                                                                         \
+    long long e_ = (long long)(exp), g_ = (long long)(got);                    \
+    if (e_ != g_ && fails++ < 10) {                                            \
+      char w_[160];                                                            \
+      snprintf(w_, sizeof w_, __VA_ARGS__);                                    \
+      fprintf(stderr, "FAIL %s: %s expected %lld got %lld\n", __FILE_NAME__,  \
+              w_, e_, g_);                                                     \
+    }                                                                          \
+  } while (0)
+
+int main(void) {
+  for (int rep = 0; rep < 50; rep++) {
+    long x = rep, y = 0;
+    double d = 0;
+#pragma omp parallel
+    {
+#pragma omp sections reduction(task, + : x, d)
+      {
+#pragma omp section
+        {
+          x += 1;
+#pragma omp task in_reduction(+ : x)
+          x += 10;
+        }
+#pragma omp section
+        {
+          for (int k = 0; k < 5; k++) {
+#pragma omp task in_reduction(+ : x, d)
+            {
+              x += 100;
+              d += 0.5;
+            }
+          }
+        }
+#pragma omp section
+        x += 1000;
+      }
+    }
+    CHECK(rep + 1511, x, "rep %d sections task reduction", rep);
+    CHECK(1, d == 2.5, "rep %d sections task reduction double exact", rep);
+
+#pragma omp parallel sections reduction(task, + : y)
+    {
+#pragma omp section
+      {
+#pragma omp task in_reduction(+ : y)
+        y += 2;
+      }
+#pragma omp section
+      {
+#pragma omp task in_reduction(+ : y)
+        {
+          y += 20;
+#pragma omp task in_reduction(+ : y)
+          y += 200;
+        }
+      }
+    }
+    CHECK(222, y, "rep %d parallel sections task reduction", rep);
+  }
+  return fails != 0;
+}
