@@ -26,12 +26,17 @@ asan: deps
 	@cmake --build --preset asan
 	@ctest --preset asan -j2
 
+# The native API's task overheads, then the same gcc -fopenmp binaries under
+# libgomp, libomp and weft (weft run): tasks and EPCC construct overheads.
 bench: build
 	@python3 bench/run_micro.py --build build
+	@python3 bench/run_gomp.py --build build
 
-# The main job. For now: the task-overhead microbenchmarks against libgomp and libomp.
+# The main job: weft against libgomp and LLVM libomp, through its native API
+# and as a drop-in libgomp for unmodified gcc -fopenmp binaries.
 demo: build
 	@python3 bench/run_micro.py --build build --quick
+	@python3 bench/run_gomp.py --build build --quick
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.hpp' '*.h' '*.c')

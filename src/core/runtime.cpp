@@ -16,7 +16,10 @@
 namespace weft {
 
 std::atomic<runtime *> g_runtime{nullptr};
-thread_local worker *tl_worker = nullptr;
+// initial-exec: libweft is loaded with the program (or in libgomp's place),
+// never dlopen'ed late, and the task path reads this on every call.
+__attribute__((tls_model("initial-exec"))) thread_local worker *tl_worker =
+    nullptr;
 std::size_t g_worker_stack_size = 0;
 
 namespace {

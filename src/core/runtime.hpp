@@ -96,7 +96,8 @@ private:
 // The running runtime (nullptr when stopped) and the calling thread's worker
 // (nullptr for threads weft does not know).
 extern std::atomic<runtime *> g_runtime;
-extern thread_local worker *tl_worker;
+extern __attribute__((tls_model("initial-exec"))) thread_local worker
+    *tl_worker;
 // Stack size of the threads weft starts (0: the system's default).
 extern std::size_t g_worker_stack_size;
 

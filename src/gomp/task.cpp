@@ -60,6 +60,10 @@ public:
       nout = reinterpret_cast<uintptr_t>(depend[1]);
       nin = n - nout;
       base = 2;
+    } else if (!depend[1]) {
+      // {0, 0}: iterators whose ranges were all empty.
+      n = nout = nin = 0;
+      base = 2;
     } else {
       n = reinterpret_cast<uintptr_t>(depend[1]);
       nout = reinterpret_cast<uintptr_t>(depend[2]);

@@ -76,7 +76,7 @@ void taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
   std::size_t size = static_cast<std::size_t>(arg_size);
   std::size_t align = arg_align > 0 ? static_cast<std::size_t>(arg_align) : 1;
   int prio = 0;
-  if ((flags & kTaskPriority) && priority > 0) {
+  if (priority > 0) { // GCC 12 passes it without kTaskPriority
     int maxp = icv_global().max_task_priority;
     prio = priority < maxp ? priority : maxp;
   }
