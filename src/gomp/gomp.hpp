@@ -135,9 +135,18 @@ struct context {
 
 // The calling thread's context, starting the runtime (and adopting a
 // thread weft does not know as an initial thread) on first use.
-context ctx();
+context ctx_slow();
+inline context ctx() {
+  worker *w = tl_worker;
+  if (__builtin_expect(w != nullptr, 1)) {
+    team *t = w->current_team();
+    if (__builtin_expect(t->user != nullptr, 1))
+      return {w, t, static_cast<gomp_team *>(t->user), w->slot_index()};
+  }
+  return ctx_slow();
+}
 worksharing_engine &ws_engine();
-runtime &rt();
+inline runtime &rt() { return *g_runtime.load(std::memory_order_relaxed); }
 
 // Runs fn(data) on a new team (GOMP_parallel and friends); returns the
 // team size. reductions: parallel reduction(task) data, or nullptr.

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <atomic>
 #include <mutex>
 #include <sched.h>
 #include <string>
@@ -414,20 +415,26 @@ global_icvs &g_icv_ref() {
   return *icv;
 }
 
-// Before main: the values every later call sees.
+std::atomic<bool> g_loaded{false};
+
+// Before main: the values every later call sees. (Not std::call_once: its
+// libstdc++ implementation costs a TLS lookup on every call.)
 __attribute__((constructor)) void load() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    read_all();
-    if (g_icv.display_env)
-      display_env(g_icv.display_verbose);
-  });
+  static std::mutex lock;
+  std::lock_guard<std::mutex> lk(lock);
+  if (g_loaded.load(std::memory_order_relaxed))
+    return;
+  read_all();
+  g_loaded.store(true, std::memory_order_release);
+  if (g_icv.display_env)
+    display_env(g_icv.display_verbose);
 }
 
 } // namespace
 
 global_icvs &icv_global() {
-  load();
+  if (__builtin_expect(!g_loaded.load(std::memory_order_acquire), 0))
+    load();
   return g_icv;
 }
 

@@ -55,6 +55,13 @@ void start_runtime() {
     // initial thread alone.
     if (runtime::start(1, "OpenMP") != WEFT_OK)
       fatal("%s", weft_last_error());
+    // The runtime is never torn down (threads may still be in a region
+    // when exit() runs); WEFT_STATS still reports at exit.
+    if (const char *s = std::getenv("WEFT_STATS"); s && *s && *s != '0')
+      std::atexit([] {
+        if (runtime *r = g_runtime.load(std::memory_order_acquire))
+          r->print_stats();
+      });
   }
 }
 
@@ -81,13 +88,12 @@ void member_body(worker &w, int slot, void *arg) {
 } // namespace
 
 worksharing_engine &ws_engine() { return *g_ws_engine; }
-runtime &rt() { return *g_runtime.load(std::memory_order_relaxed); }
 
 [[noreturn]] void unsupported(const char *what) {
   fatal("OpenMP: %s is not supported by weft", what);
 }
 
-context ctx() {
+context ctx_slow() {
   worker *w = tl_worker;
   if (__builtin_expect(!w, 0)) {
     start_runtime();
