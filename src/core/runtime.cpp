@@ -157,8 +157,11 @@ team *runtime::begin_team(worker &master, int n) {
   if (cache.size() <= depth)
     cache.resize(depth + 1, nullptr);
   team *old = cache[depth];
-  if (old && old->size() == n)
-    return old;
+  if (old) {
+    wait_members_left(old);
+    if (old->size() == n)
+      return old;
+  }
   auto *t = new team(*this, n);
   t->slot(0).w = &master;
   int reused = 0;
@@ -206,7 +209,12 @@ void runtime::finish_team(worker &master, team *t,
   t->barrier(master);
   master.leave_team(m);
   --master.master_depth;
-  // Members still on their way out touch the team: wait for them.
+  // Members may still be on their way out of the team; the master does not
+  // wait for them here but before it reuses the team or its workers (as
+  // libgomp's dock), so that their exit overlaps its serial code.
+}
+
+void runtime::wait_members_left(team *t) {
   for (int spins = 0; t->inside.load(std::memory_order_acquire) != 0;
        ++spins)
     if (spins < 1000)
@@ -222,6 +230,10 @@ runtime::~runtime() {
     wait_all_tasks(w);
   }
   watchdog_.reset();
+  for (int i = 0; i < nthreads(); ++i)
+    for (team *t : workers_[i]->team_cache)
+      if (t)
+        wait_members_left(t);
   stopping_.store(true, std::memory_order_seq_cst);
   team0_->wake_all(&w);
   while (team0_->inside.load(std::memory_order_acquire) != 0)

@@ -55,8 +55,9 @@ public:
   // of the master's previous region at this depth when there are enough,
   // then idle workers, then new threads. The caller sets body/arg/user.
   team *begin_team(worker &master, int n);
-  // Runs the body on every member (the master too), then the end barrier;
-  // returns once every member has left the team.
+  // Runs the body on every member (the master too), then the end barrier.
+  // Members may still be leaving when it returns: begin_team waits for them
+  // before it reuses the team or its workers.
   void run_team(worker &master, team *t);
   // run_team in two halves, for front ends whose master runs the body
   // itself between them (libgomp's GOMP_parallel_start/end).
@@ -76,6 +77,7 @@ public:
 
 private:
   worker *new_worker(bool with_thread);
+  static void wait_members_left(team *t);
   void wait_all_tasks(worker &w);
   // parent's children not yet finished (after adding w's pending counts).
   static uint64_t unfinished_children(worker &w, task *parent);
