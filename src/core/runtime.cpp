@@ -433,6 +433,21 @@ void runtime::fulfill(task *t) {
   slot->owner->wake_one();
 }
 
+bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
+  task *parent = w.current();
+  if (w.throttled_ != parent)
+    return false;
+  if (++w.inline_checks_ % kThrottleCheckEvery == 0 &&
+      unfinished_children(w, parent) <= throttle_limit(w) / 2) {
+    w.throttled_ = nullptr;
+    return false;
+  }
+  if (!engine_->ready_now(w, parent, deps, ndeps))
+    return false;
+  worker_counters::bump(w.counters().undeferred);
+  return true;
+}
+
 void runtime::run_included(worker &w, task *t) {
   task *parent = w.current();
   t->parent = parent;

@@ -46,6 +46,10 @@ public:
   // t was created by w's current task but runs here and now (if(0), final
   // and included tasks). Counted like any task.
   void run_included(worker &w, task *t);
+  // Whether a new task with these dependences should run at once in the
+  // creating thread instead of being queued (too many unfinished children,
+  // as spawn's throttling decides, and its dependences already satisfied).
+  bool run_now_instead(worker &w, const weft_dep *deps, int ndeps);
   // The detach event of t (TASK_DETACH) happened; t completes now if its
   // body has ended, else when it ends. Any thread may call it.
   void fulfill(task *t);

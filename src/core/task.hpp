@@ -30,6 +30,7 @@ enum task_flag : uint16_t {
   TASK_DETACH = 1u << 7,   // completes when its body ended and
                            // task_fulfill was called (OpenMP detach)
   TASK_COMPLETE_ONLY = 1u << 8, // a detached task queued for completion
+  TASK_INLINE = 1u << 9,   // worker::run_inline's, on its stack
 };
 
 // task::children packs the finished-children count with two flags and the id

@@ -203,6 +203,57 @@ void worker::execute(task *t) {
   finish(t);
 }
 
+void worker::run_inline(weft_task_fn fn, void *arg, uint16_t flags) {
+  task *parent = current_;
+  alignas(64) task t;
+  t.fn = fn;
+  t.arg = arg;
+  t.parent = parent;
+  t.group = parent->cur_group ? parent->cur_group : parent->group;
+  new (&t.children) std::atomic<uint64_t>(kChildBias);
+  new (&t.pending) std::atomic<int32_t>(0);
+  new (&t.refs) std::atomic<int32_t>(1);
+  new (&t.succ_state) std::atomic<uint32_t>(0);
+  t.flags = static_cast<uint16_t>(flags | TASK_INLINE);
+  t.owner = static_cast<uint16_t>(id_);
+  t.priority = 0;
+  t.engine_data = 0;
+  t.succ_more = nullptr;
+  t.created = 0;
+  t.domain = nullptr;
+  t.cur_group = nullptr;
+  new (&t.exc) std::atomic<std::exception_ptr *>(nullptr);
+  t.mutexes = nullptr;
+  current_ = &t;
+  try {
+    fn(arg);
+  } catch (...) {
+    record_exception(&t, std::current_exception());
+  }
+  if (t.cur_group)
+    fatal("a task returned with an open taskgroup");
+  if (t.created != 0) {
+    // Children point at this stack frame: they must finish first.
+    auto done = [&t] {
+      return finished_children(t.children.load(std::memory_order_acquire)) ==
+             t.created;
+    };
+    if (!done()) {
+      t.children.fetch_or(kChildWaiting |
+                              (uint64_t(id_) << kChildWaiterShift),
+                          std::memory_order_seq_cst);
+      wait_until(done);
+    }
+  }
+  if (t.domain)
+    rt_.engine().task_end(*this, &t);
+  current_ = parent;
+  if (std::exception_ptr *e = t.exc.exchange(nullptr)) {
+    record_exception(&t, *e);
+    delete e;
+  }
+}
+
 void *worker::alloc_payload(task *t, std::size_t size, std::size_t align) {
   if (size <= kTaskInlinePayload && align <= 64)
     return t->payload; // line 2 is 64-byte aligned

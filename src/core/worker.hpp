@@ -97,6 +97,10 @@ public:
 
   // Runs t, then the chain of immediate successors it leaves behind.
   void run_chain(task *t);
+  // Runs fn(arg) here and now as a task of its own, with a descriptor on
+  // this stack (no pool block, no engine): OpenMP's undeferred and included
+  // tasks. Its children, if any, have finished when it returns.
+  void run_inline(weft_task_fn fn, void *arg, uint16_t flags);
   // Runs a task that was never submitted to the engine (undeferred).
   void run_undeferred(task *t) {
     t->flags |= TASK_NO_SUCCESSORS;
@@ -130,6 +134,7 @@ private:
   uint64_t unflushed_ = 0;
   // The parent that had too many unfinished children at its last check.
   task *throttled_ = nullptr;
+  uint32_t inline_checks_ = 0; // run_inline calls since the last recheck
   uint64_t rng_;
   team *team_ = nullptr;
   team_slot *slot_ = nullptr;

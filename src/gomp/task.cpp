@@ -121,6 +121,28 @@ void wait_completed(worker &w, task *t) {
   });
 }
 
+// An undeferred or included task: here and now, on a copy of the data
+// when the task has a copy function (otherwise data is already the
+// compiler's private copy).
+void run_here(worker &w, void (*fn)(void *), void *data,
+              void (*cpyfn)(void *, void *), std::size_t size,
+              std::size_t align, bool final) {
+  alignas(64) unsigned char local[256];
+  void *heap = nullptr;
+  void *arg = data;
+  if (cpyfn) {
+    arg = local;
+    if (size > sizeof local || align > 64) {
+      heap = std::aligned_alloc(align < 16 ? 16 : align,
+                                (size + align - 1) / align * align + align);
+      arg = heap;
+    }
+    cpyfn(arg, data);
+  }
+  w.run_inline(fn, arg, final ? TASK_FINAL : 0);
+  std::free(heap);
+}
+
 } // namespace
 
 void taskgroup_open(context &c) {
@@ -221,24 +243,25 @@ WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
       dep_list deps(depend);
       rt().taskwait_deps(w, deps.data(), deps.size());
     }
-    task *t = w.alloc_task(fn, data);
-    if (final_parent || (flags & kTaskFinal))
-      t->flags |= TASK_FINAL;
-    alignas(64) unsigned char local[256];
-    void *heap = nullptr;
-    if (cpyfn) {
-      void *buf = local;
-      if (size > sizeof local || align > 64) {
-        heap = std::aligned_alloc(align < 16 ? 16 : align,
-                                  (size + align - 1) / align * align + align);
-        buf = heap;
-      }
-      cpyfn(buf, data);
-      t->arg = buf;
-    }
-    rt().run_included(w, t);
-    std::free(heap);
+    run_here(w, fn, data, cpyfn, size, align,
+             final_parent || (flags & kTaskFinal));
     return;
+  }
+
+  if (!(flags & (kTaskDetach | kTaskPriority))) {
+    // Too many unfinished children: run it now if nothing stops it (as
+    // libgomp does), with no descriptor to allocate.
+    bool now;
+    if (has_deps) {
+      dep_list deps(depend);
+      now = rt().run_now_instead(w, deps.data(), deps.size());
+    } else {
+      now = rt().run_now_instead(w, nullptr, 0);
+    }
+    if (now) {
+      run_here(w, fn, data, cpyfn, size, align, flags & kTaskFinal);
+      return;
+    }
   }
 
   task *t = w.alloc_task(fn, nullptr);

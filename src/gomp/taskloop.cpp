@@ -94,7 +94,6 @@ void taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
                                 (up ? (first + len) * ustep
                                     : U(0) - (first + len) * ustep));
     first += len;
-    task *t = w.alloc_task(fn, nullptr);
     if (undeferred || final_parent) {
       // Run here: a copy of the data of our own, then the body.
       alignas(64) unsigned char local[512];
@@ -111,13 +110,12 @@ void taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
         std::memcpy(buf, data, size);
       static_cast<T *>(buf)[0] = lo;
       static_cast<T *>(buf)[1] = hi;
-      t->arg = buf;
-      if (final_parent || (flags & kTaskFinal))
-        t->flags |= TASK_FINAL;
-      rt().run_included(w, t);
+      w.run_inline(fn, buf,
+                   final_parent || (flags & kTaskFinal) ? TASK_FINAL : 0);
       std::free(heap);
       continue;
     }
+    task *t = w.alloc_task(fn, nullptr);
     void *arg = w.alloc_payload(t, size, align);
     if (cpyfn)
       cpyfn(arg, data);
