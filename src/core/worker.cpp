@@ -297,8 +297,6 @@ void worker::complete(task *t) {
   in_retire_ = false;
 
   worker_counters::bump(c_.finished);
-  slot_->finished.store(slot_->finished.load(std::memory_order_relaxed) + 1,
-                        std::memory_order_release);
   if (taskgroup_state *g = t->group) {
     uint64_t v = g->count.fetch_sub(1, std::memory_order_seq_cst) - 1;
     if ((v & kChildWaiting) && (v & kChildCountMask) == 0)
@@ -307,6 +305,10 @@ void worker::complete(task *t) {
   count_finished_child(t->parent);
   if (t->flags & TASK_DETACH) // completed (whoever waits holds a reference)
     t->detach_parts.store(-1, std::memory_order_release);
+  // Last of what the team's barrier waits for: once the barrier counts this
+  // task, the region may end and free its taskgroups.
+  slot_->finished.store(slot_->finished.load(std::memory_order_relaxed) + 1,
+                        std::memory_order_release);
 
   // Our own execution reference: with children still running, the last of
   // them releases it (see flush_finished_children).

@@ -39,8 +39,10 @@ void unlock_word(std::atomic<int> &w) {
 namespace {
 struct nest_lock {
   std::atomic<int> word;
-  int count;
-  void *owner;
+  int count; // only the owner touches it
+  // Read by every task that tries the lock: only its owner can find
+  // itself there, so relaxed order suffices.
+  std::atomic<void *> owner;
 };
 static_assert(sizeof(nest_lock) == 16);
 
@@ -78,7 +80,7 @@ WEFT_OMP_API void omp_init_nest_lock(void *lock) {
   nest_lock &l = nest(lock);
   new (&l.word) std::atomic<int>(0);
   l.count = 0;
-  l.owner = nullptr;
+  new (&l.owner) std::atomic<void *>(nullptr);
 }
 WEFT_OMP_API void omp_init_nest_lock_with_hint(void *lock, int) {
   omp_init_nest_lock(lock);
@@ -87,30 +89,30 @@ WEFT_OMP_API void omp_destroy_nest_lock(void *) {}
 WEFT_OMP_API void omp_set_nest_lock(void *lock) {
   nest_lock &l = nest(lock);
   void *me = owner_id();
-  if (l.owner == me && l.word.load(std::memory_order_relaxed) != 0) {
+  if (l.owner.load(std::memory_order_relaxed) == me) {
     ++l.count;
     return;
   }
   lock_word(l.word);
-  l.owner = me;
+  l.owner.store(me, std::memory_order_relaxed);
   l.count = 1;
 }
 WEFT_OMP_API void omp_unset_nest_lock(void *lock) {
   nest_lock &l = nest(lock);
   if (--l.count == 0) {
-    l.owner = nullptr;
+    l.owner.store(nullptr, std::memory_order_relaxed);
     unlock_word(l.word);
   }
 }
 WEFT_OMP_API int omp_test_nest_lock(void *lock) {
   nest_lock &l = nest(lock);
   void *me = owner_id();
-  if (l.owner == me && l.word.load(std::memory_order_relaxed) != 0)
+  if (l.owner.load(std::memory_order_relaxed) == me)
     return ++l.count;
   int c = 0;
   if (!l.word.compare_exchange_strong(c, 1, std::memory_order_acquire))
     return 0;
-  l.owner = me;
+  l.owner.store(me, std::memory_order_relaxed);
   l.count = 1;
   return 1;
 }
