@@ -70,9 +70,9 @@ static void run(int levels) {
 
 int main(void) {
   /* Few repetitions: some runtimes do not keep nested threads around. */
-  for (int rep = 0; rep < 3; rep++)
+  for (int rep = 0; rep < 2; rep++)
     run(2);
-  for (int rep = 0; rep < 3; rep++)
+  for (int rep = 0; rep < 2; rep++)
     run(1);
 
   /* A parallel for inside each iteration of an outer worksharing loop. */

@@ -1,4 +1,4 @@
-// Checks combined parallel sections (GOMP_parallel_sections), 100 times, with 1, 3 and 6 sections, num_threads(2), firstprivate and reduction: every section runs exactly once per instance, clause values right.
+// Checks combined parallel sections (GOMP_parallel_sections), 100 times, with 1, 3 and 6 sections, a num_threads(2) team every 20th time, firstprivate and reduction: every section runs exactly once per instance, clause values right.
 #include <omp.h>
 #include <stdio.h>
 

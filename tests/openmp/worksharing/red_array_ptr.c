@@ -21,8 +21,10 @@ int main(void) {
     int n = 37 + rep, iters = 3000;
     int *p = malloc(sizeof *p * (size_t)n), *ep = calloc((size_t)n, sizeof *ep);
     double *q = malloc(sizeof *q * (size_t)n), *eq = calloc((size_t)n, sizeof *eq);
-    if (!p || !q || !ep || !eq)
-      return 2;
+    if (!p || !q || !ep || !eq) {
+      CHECK(1, 0, "memory allocation succeeded");
+      return 1;
+    }
     for (int k = 0; k < n; k++)
       p[k] = 100 * k, q[k] = 0.5;
     int lo = rep % 5, len = n - lo - 3;
