@@ -185,6 +185,8 @@ void taskgroup_open(context &c);
 // Register data in the taskgroup just opened.
 void register_reductions(context &c, uintptr_t *data, uintptr_t *orig);
 taskgroup_state *innermost_group(task *t);
+// Heap memory for a copy of a task's argument block (freed with free()).
+void *aligned_buffer(std::size_t size, std::size_t align);
 
 // Locks used by critical and atomic (lock.cpp): a futex word.
 void lock_word(std::atomic<int> &w);

@@ -12,6 +12,14 @@
 
 namespace weft::gomp {
 
+void *aligned_buffer(std::size_t size, std::size_t align) {
+  std::size_t a = align < 16 ? 16 : align;
+  void *p = std::aligned_alloc(a, (size + a - 1) / a * a + (size ? 0 : a));
+  if (!p)
+    fatal("out of memory for a task's %zu-byte argument", size);
+  return p;
+}
+
 taskgroup_state *innermost_group(task *t) {
   return t->cur_group ? t->cur_group : t->group;
 }
@@ -124,23 +132,32 @@ void wait_completed(worker &w, task *t) {
 // An undeferred or included task: here and now, on a copy of the data
 // when the task has a copy function (otherwise data is already the
 // compiler's private copy).
+__attribute__((noinline)) void run_here_copied(worker &w, void (*fn)(void *),
+                                               void *data,
+                                               void (*cpyfn)(void *, void *),
+                                               std::size_t size,
+                                               std::size_t align,
+                                               uint16_t flags) {
+  alignas(64) unsigned char local[256];
+  void *heap = nullptr;
+  void *arg = local;
+  if (size > sizeof local || align > 64)
+    arg = heap = aligned_buffer(size, align);
+  cpyfn(arg, data);
+  w.run_inline(fn, arg, flags);
+  std::free(heap);
+}
+
 void run_here(worker &w, void (*fn)(void *), void *data,
               void (*cpyfn)(void *, void *), std::size_t size,
               std::size_t align, bool final) {
-  alignas(64) unsigned char local[256];
-  void *heap = nullptr;
-  void *arg = data;
-  if (cpyfn) {
-    arg = local;
-    if (size > sizeof local || align > 64) {
-      heap = std::aligned_alloc(align < 16 ? 16 : align,
-                                (size + align - 1) / align * align + align);
-      arg = heap;
-    }
-    cpyfn(arg, data);
-  }
-  w.run_inline(fn, arg, final ? TASK_FINAL : 0);
-  std::free(heap);
+  uint16_t flags = final ? TASK_FINAL : 0;
+  // Deep recursions of included tasks come through here: keep the frame
+  // small unless there is a copy to make.
+  if (cpyfn)
+    run_here_copied(w, fn, data, cpyfn, size, align, flags);
+  else
+    w.run_inline(fn, data, flags);
 }
 
 } // namespace

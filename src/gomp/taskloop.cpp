@@ -100,8 +100,7 @@ void taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
       void *buf = local;
       void *heap = nullptr;
       if (size > sizeof local || align > 64) {
-        heap = std::aligned_alloc(align < 16 ? 16 : align,
-                                  (size + align - 1) / align * align + align);
+        heap = aligned_buffer(size, align);
         buf = heap;
       }
       if (cpyfn)
