@@ -23,9 +23,9 @@ public:
     const uint64_t chunk = ws.loop.chunk;
     const bool dynamic = ws.loop.kind == ws_kind::dynamic;
     if (dynamic && count <= kMaxFastCount && chunk <= kMaxFastChunk) {
-      // Members overshoot count by at most one chunk each.
-      if (ws.next.load(std::memory_order_relaxed) >= count)
-        return false;
+      // Members overshoot count by at most one chunk each. No look at the
+      // counter first: a read then the RMW would cost two transfers of
+      // its line instead of one.
       uint64_t b = ws.next.fetch_add(chunk, std::memory_order_relaxed);
       if (b >= count)
         return false;

@@ -29,10 +29,12 @@ struct ws_loop {
   int nthreads;   // members of the team (guided's divisor)
 };
 
-// The state of one work share; engines keep what they need in it.
+// The state of one work share; engines keep what they need in it. The
+// description is read on every FETCH and never written after INIT: it sits
+// on a line of its own, away from the counter every member updates.
 struct alignas(64) ws_state {
-  std::atomic<uint64_t> next{0}; // first logical iteration not handed out
   ws_loop loop{};
+  alignas(64) std::atomic<uint64_t> next{0}; // first iteration not handed out
 };
 
 struct ws_stats {

@@ -90,7 +90,8 @@ struct alignas(64) work_share {
   int kind = sched_static;
   uint64_t chunk = 0;
   bool ordered = false;
-  std::atomic<uint64_t> ordered_next{0}; // first iteration not yet released
+  // Written per chunk of an ordered loop: away from the read-mostly fields.
+  alignas(64) std::atomic<uint64_t> ordered_next{0}; // first unreleased
   std::atomic<bool> cancelled{false};
   // Shared scratch memory requested through GOMP_loop_start's mem.
   void *mem = nullptr;
@@ -117,10 +118,11 @@ struct gomp_team {
   gomp_team *parent = nullptr;
   int parent_thread = 0; // the master's thread number in parent
   std::vector<member_state> members;
+  bool cancellable = false; // OMP_CANCELLATION: check the flags below
   work_share ring[kWorkShareRing];
-  std::atomic<uint64_t> single_count{0};
+  alignas(64) std::atomic<uint64_t> single_count{0};
   std::atomic<void *> copyprivate{nullptr};
-  std::atomic<bool> cancelled{false};
+  alignas(64) std::atomic<bool> cancelled{false};
   taskgroup_state *reduction_group = nullptr; // parallel reduction(task)
 };
 
@@ -188,9 +190,19 @@ taskgroup_state *innermost_group(task *t);
 // Heap memory for a copy of a task's argument block (freed with free()).
 void *aligned_buffer(std::size_t size, std::size_t align);
 
-// Locks used by critical and atomic (lock.cpp): a futex word.
-void lock_word(std::atomic<int> &w);
-void unlock_word(std::atomic<int> &w);
+// Locks used by critical and atomic (lock.cpp): a futex word, 0 free,
+// 1 held, 2 held with sleepers. The uncontended paths are inline.
+void lock_word_slow(std::atomic<int> &w);
+void unlock_word_slow(std::atomic<int> &w);
+inline void lock_word(std::atomic<int> &w) {
+  int c = 0;
+  if (!w.compare_exchange_strong(c, 1, std::memory_order_acquire))
+    lock_word_slow(w);
+}
+inline void unlock_word(std::atomic<int> &w) {
+  if (w.exchange(0, std::memory_order_release) == 2)
+    unlock_word_slow(w);
+}
 
 // At the start of a region: bind the calling member to its place when
 // OMP_PROC_BIND asks for it, and print its affinity if asked (omp_api.cpp).

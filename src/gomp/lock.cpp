@@ -11,12 +11,12 @@
 
 namespace weft::gomp {
 
-// 0 free, 1 held, 2 held with sleepers (Drepper's futex mutex).
-void lock_word(std::atomic<int> &w) {
+// Drepper's futex mutex, after the inline attempt failed.
+void lock_word_slow(std::atomic<int> &w) {
   int c = 0;
-  if (w.compare_exchange_strong(c, 1, std::memory_order_acquire))
-    return;
-  for (int i = 0; i < 100; ++i) {
+  // Critical sections are short: spin a while (about 25 us) before paying
+  // for a futex sleep and wake.
+  for (int i = 0; i < 1000; ++i) {
     cpu_relax();
     c = 0;
     if (w.load(std::memory_order_relaxed) == 0 &&
@@ -31,9 +31,8 @@ void lock_word(std::atomic<int> &w) {
   }
 }
 
-void unlock_word(std::atomic<int> &w) {
-  if (w.exchange(0, std::memory_order_release) == 2)
-    futex_wake(reinterpret_cast<std::atomic<uint32_t> &>(w), 1);
+void unlock_word_slow(std::atomic<int> &w) {
+  futex_wake(reinterpret_cast<std::atomic<uint32_t> &>(w), 1);
 }
 
 namespace {

@@ -160,8 +160,9 @@ bool next_chunk(context &c, uint64_t *b, uint64_t *e) {
   work_share &ws = *m.ws;
   if (m.holds_order)
     release_order(c);
-  if (ws.cancelled.load(std::memory_order_relaxed) ||
-      c.g->cancelled.load(std::memory_order_relaxed))
+  if (__builtin_expect(c.g->cancellable, 0) &&
+      (ws.cancelled.load(std::memory_order_relaxed) ||
+       c.g->cancelled.load(std::memory_order_relaxed)))
     return false;
   bool got;
   if (ws.kind == sched_static) {

@@ -36,6 +36,7 @@ gomp_team *team_state(team *t) {
     for (int i = 0; i < kWorkShareRing; ++i)
       g->ring[i].free_for.store(static_cast<uint64_t>(i),
                                 std::memory_order_relaxed);
+    g->cancellable = gi.cancellation;
   }
   return static_cast<gomp_team *>(t->user);
 }
@@ -158,6 +159,7 @@ team *prepare(context &c, unsigned n, uintptr_t *reductions, preinit_fn pre,
   g->single_count.store(0, std::memory_order_relaxed);
   g->copyprivate.store(nullptr, std::memory_order_relaxed);
   g->cancelled.store(false, std::memory_order_relaxed);
+  g->cancellable = gi.cancellation;
   g->reduction_group = nullptr;
   if (reductions) {
     auto *rg = new taskgroup_state;
@@ -297,8 +299,8 @@ WEFT_GOMP_API void GOMP_single_copy_end(void *data) {
 
 // ---- critical and atomic -------------------------------------------------------
 namespace {
-std::atomic<int> g_critical{0};
-std::atomic<int> g_atomic{0};
+alignas(64) std::atomic<int> g_critical{0};
+alignas(64) std::atomic<int> g_atomic{0};
 } // namespace
 
 WEFT_GOMP_API void GOMP_critical_start(void) { lock_word(g_critical); }

@@ -26,8 +26,9 @@ void describe_sections(work_share &ws, int nthreads, unsigned count) {
 // 1-based number of the next section for the caller, 0 when none is left.
 unsigned next_section(context &c) {
   work_share *ws = c.m().ws;
-  if (!ws || ws->cancelled.load(std::memory_order_relaxed) ||
-      c.g->cancelled.load(std::memory_order_relaxed))
+  if (!ws || (__builtin_expect(c.g->cancellable, 0) &&
+              (ws->cancelled.load(std::memory_order_relaxed) ||
+               c.g->cancelled.load(std::memory_order_relaxed))))
     return 0;
   uint64_t b, e;
   if (!ws_engine().fetch(ws->ws, &b, &e))
