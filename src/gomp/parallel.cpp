@@ -50,6 +50,9 @@ void start_runtime() {
       fatal("WEFT_WS_ENGINE=%s: unknown work-sharing engine (known: %s)",
             name.c_str(), ws_engine_names());
   });
+  // Threads of the program's own may get here at the same time.
+  static std::mutex start_lock;
+  std::lock_guard<std::mutex> lk(start_lock);
   if (!g_runtime.load(std::memory_order_acquire)) {
     g_worker_stack_size = icv_global().stacksize;
     // The OpenMP front end makes its own teams: the runtime starts with the
