@@ -4,23 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int failures;
+#include "captured_output.h"
 
-/* Reports a mismatch as "FAIL <file>: <what> expected <x> got <y>". */
-__attribute__((format(printf, 3, 4), unused)) static void check(long long expected, long long got,
-                                                                const char *what, ...)
-{
-  if (expected == got)
-    return;
-  if (__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED) < 20) {
-    char buf[256];
-    va_list ap;
-    va_start(ap, what);
-    vsnprintf(buf, sizeof buf, what, ap);
-    va_end(ap);
-    fprintf(stderr, "FAIL %s: %s expected %lld got %lld\n", __FILE_NAME__, buf, expected, got);
-  }
-}
 #include <string.h>
 #include <unistd.h>
 
@@ -55,30 +40,17 @@ int main(void)
   check(0, bad, "threads whose captured affinity string was wrong");
 
   /* omp_display_affinity: capture stdout and stderr while each thread prints one line */
-  FILE *tmp = tmpfile();
-  if (!tmp) {
-    fprintf(stderr, "FAIL %s: tmpfile() failed\n", __FILE_NAME__);
+  struct capture cap;
+  if (capture_start(&cap))
     return 1;
-  }
-  fflush(NULL);
-  int save1 = dup(1), save2 = dup(2);
-  dup2(fileno(tmp), 1);
-  dup2(fileno(tmp), 2);
 #pragma omp parallel num_threads(3)
   {
 #pragma omp critical
     omp_display_affinity("weft-aff %{thread_num}of%{num_threads};");
   }
-  fflush(NULL);
-  dup2(save1, 1);
-  dup2(save2, 2);
-  close(save1);
-  close(save2);
+  capture_stop(&cap);
   static char out[4096];
-  rewind(tmp);
-  size_t got = fread(out, 1, sizeof out - 1, tmp);
-  out[got] = 0;
-  fclose(tmp);
+  capture_read(&cap, out, sizeof out);
   for (int t = 0; t < 3; t++) {
     char want[32];
     snprintf(want, sizeof want, "weft-aff %dof3;", t);

@@ -4,23 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int failures;
+#include "captured_output.h"
 
-/* Reports a mismatch as "FAIL <file>: <what> expected <x> got <y>". */
-__attribute__((format(printf, 3, 4), unused)) static void check(long long expected, long long got,
-                                                                const char *what, ...)
-{
-  if (expected == got)
-    return;
-  if (__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED) < 20) {
-    char buf[256];
-    va_list ap;
-    va_start(ap, what);
-    vsnprintf(buf, sizeof buf, what, ap);
-    va_end(ap);
-    fprintf(stderr, "FAIL %s: %s expected %lld got %lld\n", __FILE_NAME__, buf, expected, got);
-  }
-}
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,15 +37,9 @@ int main(void)
   check(1, !(WIFEXITED(status) && WEXITSTATUS(status) == 0), "fatal error directive ended the child unsuccessfully (status %d)", status);
 
   /* warning: capture stdout+stderr into a temporary file */
-  FILE *tmp = tmpfile();
-  if (!tmp) {
-    fprintf(stderr, "FAIL %s: tmpfile() failed\n", __FILE_NAME__);
+  struct capture cap;
+  if (capture_start(&cap))
     return 1;
-  }
-  fflush(NULL);
-  int save1 = dup(1), save2 = dup(2);
-  dup2(fileno(tmp), 1);
-  dup2(fileno(tmp), 2);
   int after = 0;
   omp_set_dynamic(0);
 #pragma omp error at(execution) severity(warning) message("weft-corpus-seq-warning")
@@ -71,16 +50,12 @@ int main(void)
 #pragma omp atomic
     after++;
   }
-  fflush(NULL);
-  dup2(save1, 1);
-  dup2(save2, 2);
-  close(save1);
-  close(save2);
+  capture_stop(&cap);
   check(4, after, "statements executed after warning directives");
-  rewind(tmp);
-  check(1, count_in_file(tmp, "weft-corpus-seq-warning"), "sequential warning messages printed");
-  rewind(tmp);
-  check(3, count_in_file(tmp, "weft-corpus-par-warning"), "warning messages printed by a 3-thread team");
-  fclose(tmp);
+  rewind(cap.tmp);
+  check(1, count_in_file(cap.tmp, "weft-corpus-seq-warning"), "sequential warning messages printed");
+  rewind(cap.tmp);
+  check(3, count_in_file(cap.tmp, "weft-corpus-par-warning"), "warning messages printed by a 3-thread team");
+  fclose(cap.tmp);
   return failures != 0;
 }

@@ -4,23 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int failures;
+#include "omp_check.h"
 
-/* Reports a mismatch as "FAIL <file>: <what> expected <x> got <y>". */
-__attribute__((format(printf, 3, 4), unused)) static void check(long long expected, long long got,
-                                                                const char *what, ...)
-{
-  if (expected == got)
-    return;
-  if (__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED) < 20) {
-    char buf[256];
-    va_list ap;
-    va_start(ap, what);
-    vsnprintf(buf, sizeof buf, what, ap);
-    va_end(ap);
-    fprintf(stderr, "FAIL %s: %s expected %lld got %lld\n", __FILE_NAME__, buf, expected, got);
-  }
-}
 #include <pthread.h>
 #define REGIONS 60
 

@@ -7,41 +7,7 @@
 
 #define NAME "task_detach_depend.c"
 
-static int failures;
-
-/* Print "FAIL <file>: <what> expected <x> got <y>" (first 10 only) and remember the failure. */
-__attribute__((format(printf, 3, 4))) static void fail(long long exp, long long got, const char *fmt, ...)
-{
-  int n;
-#pragma omp atomic capture
-  n = failures++;
-  if (n >= 10)
-    return;
-  char what[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(what, sizeof what, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "FAIL %s: %s expected %lld got %lld\n", NAME, what, exp, got);
-}
-
-#define EXPECT(exp, got, ...)                                                                      \
-  do {                                                                                             \
-    long long e_ = (long long)(exp), g_ = (long long)(got);                                        \
-    if (e_ != g_)                                                                                  \
-      fail(e_, g_, __VA_ARGS__);                                                                   \
-  } while (0)
-
-/* Busy work to widen race windows; never used to decide pass/fail. */
-static inline void spin(int n)
-{
-  for (volatile int i = 0; i < n; i++) {
-  }
-}
-
-/* Global event counter: ordering checks compare ticks (end of A < start of B). */
-static long seq_counter;
-static inline long tick(void) { return __atomic_fetch_add(&seq_counter, 1, __ATOMIC_SEQ_CST); }
+#include "omp_check.h"
 
 #define ROUNDS 60
 

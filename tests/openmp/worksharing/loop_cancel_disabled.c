@@ -2,18 +2,7 @@
 #include <omp.h>
 #include <stdio.h>
 
-static int fails;
-/* Compare integers; on mismatch report "FAIL <file>: <what> expected <x> got <y>". */
-#define CHECK(exp, got, ...)                                                   \
-  do {                                                                         \
-    long long e_ = (long long)(exp), g_ = (long long)(got);                    \
-    if (e_ != g_ && fails++ < 10) {                                            \
-      char w_[160];                                                            \
-      snprintf(w_, sizeof w_, __VA_ARGS__);                                    \
-      fprintf(stderr, "FAIL %s: %s expected %lld got %lld\n", __FILE_NAME__,  \
-              w_, e_, g_);                                                     \
-    }                                                                          \
-  } while (0)
+#include "ws_check.h"
 
 #define N 200
 static int done[N];

@@ -2,54 +2,7 @@
 #include <omp.h>
 #include <stdio.h>
 
-static int fails;
-/* Compare integers; on mismatch report "FAIL <file>: <what> expected <x> got <y>". */
-#define CHECK(exp, got, ...)                                                   \
-  do {                                                                         \
-    long long e_ = (long long)(exp), g_ = (long long)(got);                    \
-    if (e_ != g_ && fails++ < 10) {                                            \
-      char w_[160];                                                            \
-      snprintf(w_, sizeof w_, __VA_ARGS__);                                    \
-      fprintf(stderr, "FAIL %s: %s expected %lld got %lld\n", __FILE_NAME__,  \
-              w_, e_, g_);                                                     \
-    }                                                                          \
-  } while (0)
-
-/* seen[p]: the logical iteration whose ordered region ran p-th; pos: how many
-   ordered regions ran (only touched inside ordered regions). */
-#define MAXN 4096
-static int seen[MAXN], cnt[MAXN], pos;
-
-static inline void reset(int n) {
-  for (int k = 0; k < n; k++)
-    seen[k] = -1, cnt[k] = 0;
-  pos = 0;
-}
-
-/* Some iterations take longer before their ordered region, so that later
-   iterations reach theirs first. */
-static inline void delay(int k) {
-  if (k % 7 == 3)
-    for (volatile int spin = 0; spin < 2000; spin++)
-      ;
-}
-
-/* Called inside the ordered region of logical iteration k. */
-static inline void in_order(int k) {
-  if (pos < MAXN)
-    seen[pos] = k;
-  pos++;
-#pragma omp atomic
-  cnt[k]++;
-}
-
-static inline void check_order(const char *tag, int n) {
-  CHECK(n, pos, "%s n=%d ordered regions run", tag, n);
-  for (int p = 0; p < n; p++) {
-    CHECK(p, seen[p], "%s n=%d ordered region #%d was iteration", tag, n, p);
-    CHECK(1, cnt[p], "%s n=%d count[%d]", tag, n, p);
-  }
-}
+#include "ordered_record.h"
 
 static void run(int req, int n) {
   reset(n);

@@ -2,18 +2,7 @@
 #include <omp.h>
 #include <stdio.h>
 
-static int fails;
-/* Compare integers; on mismatch report "FAIL <file>: <what> expected <x> got <y>". */
-#define CHECK(exp, got, ...)                                                   \
-  do {                                                                         \
-    long long e_ = (long long)(exp), g_ = (long long)(got);                    \
-    if (e_ != g_ && fails++ < 10) {                                            \
-      char w_[160];                                                            \
-      snprintf(w_, sizeof w_, __VA_ARGS__);                                    \
-      fprintf(stderr, "FAIL %s: %s expected %lld got %lld\n", __FILE_NAME__,  \
-              w_, e_, g_);                                                     \
-    }                                                                          \
-  } while (0)
+#include "ws_check.h"
 
 #define REPS 50
 #define NS 40
@@ -24,91 +13,21 @@ static void hit(int r, int s) {
   hits[r][s]++;
 }
 
+/* The NS sections of one instance r: section s calls hit(r, s). */
+#define SECTION(r, s) _Pragma("omp section") hit(r, s);
+#define TEN_SECTIONS(r, s)                                                     \
+  SECTION(r, s) SECTION(r, s + 1) SECTION(r, s + 2) SECTION(r, s + 3)          \
+  SECTION(r, s + 4) SECTION(r, s + 5) SECTION(r, s + 6) SECTION(r, s + 7)      \
+  SECTION(r, s + 8) SECTION(r, s + 9)
+#define FORTY_SECTIONS(r)                                                      \
+  TEN_SECTIONS(r, 0) TEN_SECTIONS(r, 10) TEN_SECTIONS(r, 20) TEN_SECTIONS(r, 30)
+
 int main(void) {
 #pragma omp parallel
   for (int r = 0; r < REPS; r++) {
 #pragma omp sections
     {
-#pragma omp section
-      hit(r, 0);
-#pragma omp section
-      hit(r, 1);
-#pragma omp section
-      hit(r, 2);
-#pragma omp section
-      hit(r, 3);
-#pragma omp section
-      hit(r, 4);
-#pragma omp section
-      hit(r, 5);
-#pragma omp section
-      hit(r, 6);
-#pragma omp section
-      hit(r, 7);
-#pragma omp section
-      hit(r, 8);
-#pragma omp section
-      hit(r, 9);
-#pragma omp section
-      hit(r, 10);
-#pragma omp section
-      hit(r, 11);
-#pragma omp section
-      hit(r, 12);
-#pragma omp section
-      hit(r, 13);
-#pragma omp section
-      hit(r, 14);
-#pragma omp section
-      hit(r, 15);
-#pragma omp section
-      hit(r, 16);
-#pragma omp section
-      hit(r, 17);
-#pragma omp section
-      hit(r, 18);
-#pragma omp section
-      hit(r, 19);
-#pragma omp section
-      hit(r, 20);
-#pragma omp section
-      hit(r, 21);
-#pragma omp section
-      hit(r, 22);
-#pragma omp section
-      hit(r, 23);
-#pragma omp section
-      hit(r, 24);
-#pragma omp section
-      hit(r, 25);
-#pragma omp section
-      hit(r, 26);
-#pragma omp section
-      hit(r, 27);
-#pragma omp section
-      hit(r, 28);
-#pragma omp section
-      hit(r, 29);
-#pragma omp section
-      hit(r, 30);
-#pragma omp section
-      hit(r, 31);
-#pragma omp section
-      hit(r, 32);
-#pragma omp section
-      hit(r, 33);
-#pragma omp section
-      hit(r, 34);
-#pragma omp section
-      hit(r, 35);
-#pragma omp section
-      hit(r, 36);
-#pragma omp section
-      hit(r, 37);
-#pragma omp section
-      hit(r, 38);
-#pragma omp section
-      hit(r, 39);
+      FORTY_SECTIONS(r)
     }
   }
   for (int r = 0; r < REPS; r++)
@@ -120,86 +39,7 @@ int main(void) {
   for (int r = 0; r < REPS; r++) {
 #pragma omp parallel sections
     {
-#pragma omp section
-    hit(r, 0);
-#pragma omp section
-    hit(r, 1);
-#pragma omp section
-    hit(r, 2);
-#pragma omp section
-    hit(r, 3);
-#pragma omp section
-    hit(r, 4);
-#pragma omp section
-    hit(r, 5);
-#pragma omp section
-    hit(r, 6);
-#pragma omp section
-    hit(r, 7);
-#pragma omp section
-    hit(r, 8);
-#pragma omp section
-    hit(r, 9);
-#pragma omp section
-    hit(r, 10);
-#pragma omp section
-    hit(r, 11);
-#pragma omp section
-    hit(r, 12);
-#pragma omp section
-    hit(r, 13);
-#pragma omp section
-    hit(r, 14);
-#pragma omp section
-    hit(r, 15);
-#pragma omp section
-    hit(r, 16);
-#pragma omp section
-    hit(r, 17);
-#pragma omp section
-    hit(r, 18);
-#pragma omp section
-    hit(r, 19);
-#pragma omp section
-    hit(r, 20);
-#pragma omp section
-    hit(r, 21);
-#pragma omp section
-    hit(r, 22);
-#pragma omp section
-    hit(r, 23);
-#pragma omp section
-    hit(r, 24);
-#pragma omp section
-    hit(r, 25);
-#pragma omp section
-    hit(r, 26);
-#pragma omp section
-    hit(r, 27);
-#pragma omp section
-    hit(r, 28);
-#pragma omp section
-    hit(r, 29);
-#pragma omp section
-    hit(r, 30);
-#pragma omp section
-    hit(r, 31);
-#pragma omp section
-    hit(r, 32);
-#pragma omp section
-    hit(r, 33);
-#pragma omp section
-    hit(r, 34);
-#pragma omp section
-    hit(r, 35);
-#pragma omp section
-    hit(r, 36);
-#pragma omp section
-    hit(r, 37);
-#pragma omp section
-    hit(r, 38);
-#pragma omp section
-    hit(r, 39);
+      FORTY_SECTIONS(r)
     }
   }
   for (int r = 0; r < REPS; r++)
