@@ -448,21 +448,6 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
   return true;
 }
 
-void runtime::run_included(worker &w, task *t) {
-  task *parent = w.current();
-  t->parent = parent;
-  t->group = parent->cur_group ? parent->cur_group : parent->group;
-  if (t->group)
-    t->group->count.fetch_add(1, std::memory_order_relaxed);
-  ++parent->created;
-  worker_counters::bump(w.counters().spawned);
-  team_slot &slot = *w.slot();
-  slot.spawned.store(slot.spawned.load(std::memory_order_relaxed) + 1,
-                     std::memory_order_release);
-  worker_counters::bump(w.counters().undeferred);
-  w.run_undeferred(t);
-}
-
 // ---------------------------------------------------------------------------
 weft_stats runtime::stats() const {
   weft_stats s;

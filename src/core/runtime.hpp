@@ -43,9 +43,6 @@ public:
   int taskwait_deps(worker &w, const weft_dep *deps, int ndeps);
   int taskgroup_begin(worker &w);
   int taskgroup_end(worker &w);
-  // t was created by w's current task but runs here and now (if(0), final
-  // and included tasks). Counted like any task.
-  void run_included(worker &w, task *t);
   // Whether a new task with these dependences should run at once in the
   // creating thread instead of being queued (too many unfinished children,
   // as spawn's throttling decides, and its dependences already satisfied).

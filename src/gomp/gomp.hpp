@@ -176,6 +176,10 @@ void preinit_loop(gomp_team &g, int nthreads, const task_icvs &icv,
 work_share &ws_enter(context &c, bool *first);
 void ws_init_done(work_share &ws, uint64_t index);
 void ws_leave(context &c);
+// The end of a loop or sections: leave the work share, then the barrier
+// (none for nowait; a cancellable one, which reports cancellation).
+void ws_end(context &c);
+bool ws_end_cancel(context &c);
 
 // Task reductions (task.cpp). data is GCC's reduction descriptor (see
 // task.cpp); setup allocates the per-thread copies (or shares orig's).

@@ -70,6 +70,16 @@ void ws_init_done(work_share &ws, uint64_t index) {
   ws.ready.store(index + 1, std::memory_order_release);
 }
 
+void ws_end(context &c) {
+  ws_leave(c);
+  c.t->barrier(*c.w);
+}
+
+bool ws_end_cancel(context &c) {
+  ws_leave(c);
+  return c.t->barrier(*c.w, c.g->cancelled);
+}
+
 namespace {
 uint64_t current_index(context &c) { return c.m().ws_index - 1; }
 
@@ -662,8 +672,7 @@ WEFT_GOMP_API void GOMP_ordered_end(void) {}
 // ---- end of a loop -------------------------------------------------------------
 WEFT_GOMP_API void GOMP_loop_end(void) {
   context c = ctx();
-  ws_leave(c);
-  c.t->barrier(*c.w);
+  ws_end(c);
 }
 WEFT_GOMP_API void GOMP_loop_end_nowait(void) {
   context c = ctx();
@@ -671,8 +680,7 @@ WEFT_GOMP_API void GOMP_loop_end_nowait(void) {
 }
 WEFT_GOMP_API bool GOMP_loop_end_cancel(void) {
   context c = ctx();
-  ws_leave(c);
-  return c.t->barrier(*c.w, c.g->cancelled);
+  return ws_end_cancel(c);
 }
 WEFT_GOMP_API void GOMP_loop_ull_end(void) { GOMP_loop_end(); }
 

@@ -102,8 +102,7 @@ WEFT_GOMP_API unsigned GOMP_sections_next(void) {
 }
 WEFT_GOMP_API void GOMP_sections_end(void) {
   context c = ctx();
-  ws_leave(c);
-  c.t->barrier(*c.w);
+  ws_end(c);
 }
 WEFT_GOMP_API void GOMP_sections_end_nowait(void) {
   context c = ctx();
@@ -111,8 +110,7 @@ WEFT_GOMP_API void GOMP_sections_end_nowait(void) {
 }
 WEFT_GOMP_API bool GOMP_sections_end_cancel(void) {
   context c = ctx();
-  ws_leave(c);
-  return c.t->barrier(*c.w, c.g->cancelled);
+  return ws_end_cancel(c);
 }
 WEFT_GOMP_API void GOMP_parallel_sections(void (*fn)(void *), void *data,
                                           unsigned nthreads, unsigned count,
