@@ -264,8 +264,11 @@ runtime::~runtime() {
 
 void runtime::wait_all_tasks(worker &w) {
   taskwait(w);
-  if (!team0_->tasks_done())
-    w.wait_until([this] { return team0_->tasks_done(); });
+  // Not wait_until: it may sleep, and the worker that finishes the last
+  // task (in the native team's loop) has no reason to wake us.
+  while (!team0_->tasks_done())
+    if (!w.help_once())
+      std::this_thread::yield();
 }
 
 // ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 namespace weft::gomp {
@@ -122,11 +123,12 @@ bool creation_cancelled(context &c, task *cur) {
   return g && g->cancelled.load(std::memory_order_relaxed);
 }
 
-// t is a detached task we hold a reference to.
+// t is a detached task we hold a reference to. Polls (runs tasks, else
+// yields) rather than sleeps: whoever completes t does not know we wait.
 void wait_completed(worker &w, task *t) {
-  w.wait_until([t] {
-    return t->detach_parts.load(std::memory_order_acquire) == -1;
-  });
+  while (t->detach_parts.load(std::memory_order_acquire) != -1)
+    if (!w.help_once())
+      std::this_thread::yield();
 }
 
 // An undeferred or included task: here and now, on a copy of the data
