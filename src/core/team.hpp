@@ -73,6 +73,9 @@ public:
 
   body_fn body = nullptr;
   void *arg = nullptr;
+  // More per-region arguments of the front end's: on the line every member
+  // reads when it starts, so a region start moves no other line.
+  void *region_args[3] = {};
   bool end_barrier = true;
   void *user = nullptr; // the front end's per-team state
   void (*user_free)(void *) = nullptr;

@@ -69,23 +69,25 @@ void start_runtime() {
   }
 }
 
+// A region's arguments travel in the team object: t->arg is the data,
+// region_args hold the function, the parallel reduction(task) taskgroup
+// and whether members bind or display affinity first.
 struct region {
   void (*fn)(void *);
   void *data;
-  bool start_hook; // bind or display affinity at the start
+  bool start_hook;
 };
 
-void member_body(worker &w, int slot, void *arg) {
-  auto *r = static_cast<region *>(arg);
-  gomp_team *g = static_cast<gomp_team *>(w.current_team()->user);
-  if (g->reduction_group)
-    w.root()->cur_group = g->reduction_group;
-  (void)slot;
-  if (__builtin_expect(r->start_hook, 0)) {
+void member_body(worker &w, int, void *data) {
+  team *t = w.current_team();
+  auto fn = reinterpret_cast<void (*)(void *)>(t->region_args[0]);
+  if (auto *rg = static_cast<taskgroup_state *>(t->region_args[1]))
+    w.root()->cur_group = rg;
+  if (__builtin_expect(t->region_args[2] != nullptr, 0)) {
     context c = ctx();
     member_start(c);
   }
-  r->fn(r->data);
+  fn(data);
   w.root()->cur_group = nullptr;
 }
 
@@ -176,7 +178,10 @@ team *prepare(context &c, unsigned n, uintptr_t *reductions, preinit_fn pre,
                   (!gi.place_list.empty() && parent_icv.bind != 0) ||
                   !gi.bind_list.empty();
   t->body = member_body;
-  t->arg = r;
+  t->arg = r->data;
+  t->region_args[0] = reinterpret_cast<void *>(r->fn);
+  t->region_args[1] = g->reduction_group;
+  t->region_args[2] = r->start_hook ? t : nullptr;
   return t;
 }
 
