@@ -90,11 +90,24 @@ void native_member(worker &w, int, void *) {
 }
 } // namespace
 
+namespace {
+// A child of fork() has only the thread that forked: the runtime's other
+// workers do not exist there. Forget the parent's runtime (its memory is
+// left as it is) so that the child's first call starts one of its own.
+void forget_runtime_in_child() {
+  g_runtime.store(nullptr, std::memory_order_relaxed);
+  tl_worker = nullptr;
+}
+std::once_flag g_atfork_once;
+} // namespace
+
 runtime::runtime(int nthreads, std::unique_ptr<dependency_engine> engine)
     : engine_(std::move(engine)),
       workers_(new worker *[kMaxWorkers + 1]()),
       pools_(new task_pool *[kMaxWorkers + 1]()) {
   asymmetric_fence_init();
+  std::call_once(g_atfork_once,
+                 [] { pthread_atfork(nullptr, nullptr, forget_runtime_in_child); });
   worker *w0 = new_worker(false);
   team0_ = new team(*this, nthreads);
   team0_->body = native_member;
