@@ -84,10 +84,6 @@ int check_deps(const char *call, const weft_dep *deps, int ndeps) {
   return WEFT_OK;
 }
 
-void *payload_for(worker &w, task *t, std::size_t size) {
-  return w.alloc_payload(t, size, 16);
-}
-
 int submit(worker &w, task *t, const weft_dep *deps, int ndeps, int prio) {
   t->priority = prio;
   return w.rt().spawn(w, t, deps, ndeps);
@@ -110,7 +106,7 @@ int task_create(const char *call, weft_task_fn fn, std::size_t size,
     return set_error(WEFT_EINVAL, "%s: priority is %d (must be >= 0)", call,
                      priority);
   task *t = w->alloc_task(fn, nullptr);
-  t->arg = payload_for(*w, t, size);
+  t->arg = w->alloc_payload(t, size, 16);
   *handle = t;
   *payload = t->arg;
   return WEFT_OK;
@@ -194,7 +190,7 @@ int weft_spawn_copy(weft_task_fn fn, const void *arg, size_t arg_size,
                                   "(must be >= 0)",
                      prio);
   task *t = w->alloc_task(fn, nullptr);
-  t->arg = payload_for(*w, t, arg_size);
+  t->arg = w->alloc_payload(t, arg_size, 16);
   if (arg_size)
     std::memcpy(t->arg, arg, arg_size);
   return submit(*w, t, deps, ndeps, prio);
@@ -241,7 +237,7 @@ int weft_spawn_args(weft_args_fn fn, int nargs, void *const *args,
                           nullptr);
   t->flags |= TASK_ARGS;
   std::size_t bytes = sizeof(void *) * static_cast<std::size_t>(nargs);
-  t->arg = payload_for(*w, t, bytes);
+  t->arg = w->alloc_payload(t, bytes, 16);
   if (bytes)
     std::memcpy(t->arg, args, bytes);
   return submit(*w, t, deps, ndeps, 0);

@@ -89,8 +89,12 @@ void worker::thread_main() {
 }
 
 task *worker::alloc_task(weft_task_fn fn, void *arg) {
-  void *mem = pool_.alloc();
-  task *t = static_cast<task *>(mem);
+  task *t = static_cast<task *>(pool_.alloc());
+  init_task(t, fn, arg);
+  return t;
+}
+
+void worker::init_task(task *t, weft_task_fn fn, void *arg) {
   // Explicit stores, not a constructor: the descriptor is recycled memory and
   // every field the task path reads is set here.
   t->fn = fn;
@@ -111,7 +115,6 @@ task *worker::alloc_task(weft_task_fn fn, void *arg) {
   t->mutexes = nullptr;
   t->priority = 0;
   t->engine_data = 0;
-  return t;
 }
 
 void worker::free_task(task *t) {
@@ -206,24 +209,10 @@ void worker::execute(task *t) {
 void worker::run_inline(weft_task_fn fn, void *arg, uint16_t flags) {
   task *parent = current_;
   alignas(64) task t;
-  t.fn = fn;
-  t.arg = arg;
+  init_task(&t, fn, arg);
   t.parent = parent;
   t.group = parent->cur_group ? parent->cur_group : parent->group;
-  new (&t.children) std::atomic<uint64_t>(kChildBias);
-  new (&t.pending) std::atomic<int32_t>(0);
-  new (&t.refs) std::atomic<int32_t>(1);
-  new (&t.succ_state) std::atomic<uint32_t>(0);
   t.flags = static_cast<uint16_t>(flags | TASK_INLINE);
-  t.owner = static_cast<uint16_t>(id_);
-  t.priority = 0;
-  t.engine_data = 0;
-  t.succ_more = nullptr;
-  t.created = 0;
-  t.domain = nullptr;
-  t.cur_group = nullptr;
-  new (&t.exc) std::atomic<std::exception_ptr *>(nullptr);
-  t.mutexes = nullptr;
   current_ = &t;
   try {
     fn(arg);

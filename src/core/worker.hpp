@@ -54,6 +54,8 @@ public:
 
   // A fresh descriptor from this worker's pool, owned by the caller.
   task *alloc_task(weft_task_fn fn, void *arg);
+  // Every field a fresh descriptor needs (owner: this worker).
+  void init_task(task *t, weft_task_fn fn, void *arg);
   // Room for t's copied argument: in the descriptor, a second pool block or
   // the heap (freed with the task).
   void *alloc_payload(task *t, std::size_t size, std::size_t align);

@@ -173,8 +173,19 @@ struct loop_desc {
 };
 void preinit_loop(gomp_team &g, int nthreads, const task_icvs &icv,
                   const void *desc); // a loop_desc
+// The team's first work share, set up by the master before the members
+// start (combined parallel loops and sections): claim, describe, done.
+work_share &ws_preclaim(gomp_team &g);
+void ws_preclaim_done(gomp_team &g, work_share &ws);
 work_share &ws_enter(context &c, bool *first);
-void ws_init_done(work_share &ws, uint64_t index);
+// Entering a loop, sections or scope: the work share, with GCC's task
+// reductions (a taskgroup per member, the copies allocated by the first)
+// and shared scratch memory (*mem: its size in, its address out). The
+// first member describes the work share between the two calls.
+work_share &ws_begin(context &c, uintptr_t *reductions, void **mem,
+                     bool *first);
+void ws_begin_done(context &c, work_share &ws, bool first,
+                   uintptr_t *reductions, void **mem);
 void ws_leave(context &c);
 // The end of a loop or sections: leave the work share, then the barrier
 // (none for nowait; a cancellable one, which reports cancellation).

@@ -28,6 +28,34 @@ template <class Pred> void spin_until(Pred p) {
 } // namespace
 
 // ---- the work-share ring -------------------------------------------------------
+namespace {
+// A slot's per-construct state, before its new occupant is described.
+void reset(work_share &ws) {
+  ws.ended.store(0, std::memory_order_relaxed);
+  ws.cancelled.store(false, std::memory_order_relaxed);
+  ws.ordered_next.store(0, std::memory_order_relaxed);
+  ws.mem = nullptr;
+  ws.task_reductions = nullptr;
+  ws.posted = nullptr;
+  ws.ordered = false;
+}
+} // namespace
+
+work_share &ws_preclaim(gomp_team &g) {
+  work_share &ws = g.ring[0];
+  ws.free_for.store(kClaimed, std::memory_order_relaxed);
+  reset(ws);
+  return ws;
+}
+
+void ws_preclaim_done(gomp_team &g, work_share &ws) {
+  ws.ready.store(1, std::memory_order_relaxed);
+  for (member_state &m : g.members) {
+    m.ws_index = 1;
+    m.ws = &ws;
+  }
+}
+
 // Members enter work shares in the same order; the k-th one lives in slot
 // k mod kWorkShareRing. The first member to arrive claims the slot once
 // every member has left its previous occupant, and initialises it.
@@ -48,12 +76,7 @@ work_share &ws_enter(context &c, bool *first) {
         ws.free_for.compare_exchange_strong(f, k | kClaimed,
                                             std::memory_order_acq_rel)) {
       *first = true;
-      ws.ended.store(0, std::memory_order_relaxed);
-      ws.cancelled.store(false, std::memory_order_relaxed);
-      ws.ordered_next.store(0, std::memory_order_relaxed);
-      ws.mem = nullptr;
-      ws.task_reductions = nullptr;
-      ws.posted = nullptr;
+      reset(ws);
       return ws;
     }
     if (ws.ready.load(std::memory_order_acquire) == k + 1) {
@@ -64,10 +87,6 @@ work_share &ws_enter(context &c, bool *first) {
     if (f != k && f != (k | kClaimed))
       std::this_thread::yield(); // a slow member still uses the slot
   }
-}
-
-void ws_init_done(work_share &ws, uint64_t index) {
-  ws.ready.store(index + 1, std::memory_order_release);
 }
 
 void ws_end(context &c) {
@@ -82,6 +101,44 @@ bool ws_end_cancel(context &c) {
 
 namespace {
 uint64_t current_index(context &c) { return c.m().ws_index - 1; }
+} // namespace
+
+work_share &ws_begin(context &c, uintptr_t *reductions, void **mem,
+                     bool *first) {
+  if (reductions)
+    taskgroup_open(c);
+  work_share &ws = ws_enter(c, first);
+  if (*first) {
+    if (reductions) {
+      register_reductions(c, reductions, nullptr);
+      ws.task_reductions = reductions;
+    }
+    if (mem) {
+      uintptr_t size = reinterpret_cast<uintptr_t>(*mem);
+      ws.mem = std::calloc(1, size ? size : 1);
+      if (!ws.mem)
+        fatal("out of memory for a work share's %zu bytes of scratch", size);
+    }
+  }
+  return ws;
+}
+
+void ws_begin_done(context &c, work_share &ws, bool first,
+                   uintptr_t *reductions, void **mem) {
+  if (first) {
+    ws.ready.store(current_index(c) + 1, std::memory_order_release);
+  } else {
+    spin_until([&] {
+      return ws.ready.load(std::memory_order_acquire) == current_index(c) + 1;
+    });
+    if (reductions)
+      register_reductions(c, reductions, ws.task_reductions);
+  }
+  if (mem)
+    *mem = ws.mem;
+}
+
+namespace {
 
 void release_order(context &c);
 } // namespace
@@ -242,49 +299,14 @@ template <class T> bool next(T *istart, T *iend) {
 
 // Sets up the work share (the first member) or joins it; task reductions
 // and shared scratch memory as GOMP_loop_start documents them.
-work_share &enter_loop(context &c, bool ordered, uintptr_t *reductions,
-                       void **mem, bool *first) {
-  if (reductions)
-    taskgroup_open(c);
-  work_share &ws = ws_enter(c, first);
-  if (*first) {
-    ws.ordered = ordered;
-    if (reductions) {
-      register_reductions(c, reductions, nullptr);
-      ws.task_reductions = reductions;
-    }
-    if (mem) {
-      uintptr_t size = reinterpret_cast<uintptr_t>(*mem);
-      ws.mem = std::calloc(1, size ? size : 1);
-      if (!ws.mem)
-        fatal("out of memory for a loop's %zu bytes of scratch", size);
-    }
-  }
-  return ws;
-}
-
-void finish_enter(context &c, work_share &ws, bool first, uintptr_t *reductions,
-                  void **mem) {
-  if (first) {
-    ws_init_done(ws, current_index(c));
-  } else {
-    spin_until([&] {
-      return ws.ready.load(std::memory_order_acquire) == current_index(c) + 1;
-    });
-  }
-  if (!first && reductions)
-    register_reductions(c, reductions, ws.task_reductions);
-  if (mem)
-    *mem = ws.mem;
-}
-
 bool loop_start(long start, long end, long incr, int sched, long chunk,
                 long *istart, long *iend, bool ordered, uintptr_t *reductions,
                 void **mem) {
   context c = ctx();
   bool first;
-  work_share &ws = enter_loop(c, ordered, reductions, mem, &first);
+  work_share &ws = ws_begin(c, reductions, mem, &first);
   if (first) {
+    ws.ordered = ordered;
     sched = adjust_sched(c.m().icv, sched, &chunk);
     ws.ull = false;
     ws.start = start;
@@ -293,7 +315,7 @@ bool loop_start(long start, long end, long incr, int sched, long chunk,
     ws.count = count_long(start, end, incr);
     describe(c.t->size(), ws, sched, chunk);
   }
-  finish_enter(c, ws, first, reductions, mem);
+  ws_begin_done(c, ws, first, reductions, mem);
   if (!istart)
     return true;
   return next(istart, iend);
@@ -305,8 +327,9 @@ bool loop_ull_start(bool up, unsigned long long start, unsigned long long end,
                     bool ordered, uintptr_t *reductions, void **mem) {
   context c = ctx();
   bool first;
-  work_share &ws = enter_loop(c, ordered, reductions, mem, &first);
+  work_share &ws = ws_begin(c, reductions, mem, &first);
   if (first) {
+    ws.ordered = ordered;
     long ch = chunk > static_cast<unsigned long long>(LONG_MAX)
                   ? LONG_MAX
                   : static_cast<long>(chunk);
@@ -318,7 +341,7 @@ bool loop_ull_start(bool up, unsigned long long start, unsigned long long end,
     ws.count = count_ull(up, start, end, incr);
     describe(c.t->size(), ws, sched, ch);
   }
-  finish_enter(c, ws, first, reductions, mem);
+  ws_begin_done(c, ws, first, reductions, mem);
   if (!istart)
     return true;
   return next(istart, iend);
@@ -361,7 +384,7 @@ bool doacross_start(unsigned ncounts, T *counts, long sched, long chunk,
                     T *istart, T *iend, uintptr_t *reductions, void **mem) {
   context c = ctx();
   bool first;
-  work_share &ws = enter_loop(c, false, reductions, mem, &first);
+  work_share &ws = ws_begin(c, reductions, mem, &first);
   if (first) {
     sched = adjust_sched(c.m().icv, static_cast<int>(sched), &chunk);
     ws.ull = sizeof(T) == sizeof(unsigned long long) && static_cast<T>(-1) > 0;
@@ -375,7 +398,7 @@ bool doacross_start(unsigned ncounts, T *counts, long sched, long chunk,
     describe(c.t->size(), ws, static_cast<int>(sched), chunk);
     doacross_setup(c, ws, ncounts, counts);
   }
-  finish_enter(c, ws, first, reductions, mem);
+  ws_begin_done(c, ws, first, reductions, mem);
   if (!istart)
     return true;
   return next(istart, iend);
@@ -404,27 +427,16 @@ void doacross_wait(const uint64_t *v) {
 void preinit_loop(gomp_team &g, int nthreads, const task_icvs &icv,
                   const void *arg) {
   const auto &d = *static_cast<const loop_desc *>(arg);
-  work_share &ws = g.ring[0];
+  work_share &ws = ws_preclaim(g);
   long chunk = d.chunk;
   int sched = adjust_sched(icv, d.sched, &chunk);
-  ws.free_for.store(kClaimed, std::memory_order_relaxed);
-  ws.ended.store(0, std::memory_order_relaxed);
-  ws.cancelled.store(false, std::memory_order_relaxed);
-  ws.ordered = false;
-  ws.mem = nullptr;
-  ws.task_reductions = nullptr;
-  ws.posted = nullptr;
   ws.ull = false;
   ws.start = d.start;
   ws.end = d.end;
   ws.incr = d.incr;
   ws.count = count_long(d.start, d.end, d.incr);
   describe(nthreads, ws, sched, chunk);
-  ws.ready.store(1, std::memory_order_relaxed);
-  for (member_state &m : g.members) {
-    m.ws_index = 1;
-    m.ws = &ws;
-  }
+  ws_preclaim_done(g, ws);
 }
 
 } // namespace weft::gomp
@@ -607,32 +619,35 @@ WEFT_GOMP_API bool GOMP_loop_ull_doacross_runtime_start(
                         nullptr, nullptr);
 }
 
-WEFT_GOMP_API void GOMP_doacross_post(long *counts) {
+namespace {
+constexpr size_t kMaxDims = 64;
+// Ordered dimensions of the caller's doacross loop (0 outside one).
+size_t doacross_dims() {
   context c = ctx();
   size_t n = c.m().ws ? c.m().ws->dims.size() : 0;
-  uint64_t v[64];
-  if (n > 64)
+  if (n > kMaxDims)
     unsupported("doacross loops with more than 64 ordered dimensions");
+  return n;
+}
+} // namespace
+
+WEFT_GOMP_API void GOMP_doacross_post(long *counts) {
+  size_t n = doacross_dims();
+  uint64_t v[kMaxDims];
   for (size_t i = 0; i < n; ++i)
     v[i] = static_cast<uint64_t>(counts[i]);
   doacross_post(v);
 }
 WEFT_GOMP_API void GOMP_doacross_ull_post(unsigned long long *counts) {
-  context c = ctx();
-  size_t n = c.m().ws ? c.m().ws->dims.size() : 0;
-  if (n > 64)
-    unsupported("doacross loops with more than 64 ordered dimensions");
-  uint64_t v[64];
+  size_t n = doacross_dims();
+  uint64_t v[kMaxDims];
   for (size_t i = 0; i < n; ++i)
     v[i] = counts[i];
   doacross_post(v);
 }
 WEFT_GOMP_API void GOMP_doacross_wait(long first, ...) {
-  context c = ctx();
-  size_t n = c.m().ws ? c.m().ws->dims.size() : 0;
-  if (n > 64)
-    unsupported("doacross loops with more than 64 ordered dimensions");
-  uint64_t v[64];
+  size_t n = doacross_dims();
+  uint64_t v[kMaxDims];
   v[0] = static_cast<uint64_t>(first);
   va_list ap;
   va_start(ap, first);
@@ -642,11 +657,8 @@ WEFT_GOMP_API void GOMP_doacross_wait(long first, ...) {
   doacross_wait(v);
 }
 WEFT_GOMP_API void GOMP_doacross_ull_wait(unsigned long long first, ...) {
-  context c = ctx();
-  size_t n = c.m().ws ? c.m().ws->dims.size() : 0;
-  if (n > 64)
-    unsupported("doacross loops with more than 64 ordered dimensions");
-  uint64_t v[64];
+  size_t n = doacross_dims();
+  uint64_t v[kMaxDims];
   v[0] = first;
   va_list ap;
   va_start(ap, first);

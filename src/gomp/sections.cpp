@@ -2,7 +2,6 @@
 // the work-sharing engine's FETCH (the HWSE paper's chunk = stride = 1).
 #include "gomp.hpp"
 
-#include <cstdlib>
 
 namespace weft::gomp {
 namespace {
@@ -38,49 +37,20 @@ unsigned next_section(context &c) {
 
 unsigned sections_start(unsigned count, uintptr_t *reductions, void **mem) {
   context c = ctx();
-  if (reductions)
-    taskgroup_open(c);
   bool first;
-  work_share &ws = ws_enter(c, &first);
-  uint64_t index = c.m().ws_index - 1;
-  if (first) {
+  work_share &ws = ws_begin(c, reductions, mem, &first);
+  if (first)
     describe_sections(ws, c.t->size(), count);
-    if (reductions) {
-      register_reductions(c, reductions, nullptr);
-      ws.task_reductions = reductions;
-    }
-    if (mem) {
-      uintptr_t size = reinterpret_cast<uintptr_t>(*mem);
-      ws.mem = std::calloc(1, size ? size : 1);
-    }
-    ws_init_done(ws, index);
-  } else {
-    while (ws.ready.load(std::memory_order_acquire) != index + 1)
-      cpu_relax();
-    if (reductions)
-      register_reductions(c, reductions, ws.task_reductions);
-  }
-  if (mem)
-    *mem = ws.mem;
+  ws_begin_done(c, ws, first, reductions, mem);
   return next_section(c);
 }
 
 void preinit_sections(gomp_team &g, int nthreads, const task_icvs &,
                       const void *arg) {
   unsigned count = static_cast<const sections_desc *>(arg)->count;
-  work_share &ws = g.ring[0];
-  ws.free_for.store(uint64_t(1) << 63, std::memory_order_relaxed);
-  ws.ended.store(0, std::memory_order_relaxed);
-  ws.cancelled.store(false, std::memory_order_relaxed);
-  ws.mem = nullptr;
-  ws.task_reductions = nullptr;
-  ws.posted = nullptr;
+  work_share &ws = ws_preclaim(g);
   describe_sections(ws, nthreads, count);
-  ws.ready.store(1, std::memory_order_relaxed);
-  for (member_state &m : g.members) {
-    m.ws_index = 1;
-    m.ws = &ws;
-  }
+  ws_preclaim_done(g, ws);
 }
 
 } // namespace

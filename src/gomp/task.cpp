@@ -62,9 +62,13 @@ weft_dep_mode mode_of(uintptr_t kind) {
 //               {address, kind} pairs (depobj, inoutset).
 class dep_list {
 public:
+  // depend == nullptr: no dependences.
   explicit dep_list(void **depend) {
     uintptr_t n, nout, nmutex = 0, nin, base;
-    if (depend[0]) {
+    if (!depend) {
+      n = nout = nin = 0;
+      base = 0;
+    } else if (depend[0]) {
       n = reinterpret_cast<uintptr_t>(depend[0]);
       nout = reinterpret_cast<uintptr_t>(depend[1]);
       nin = n - nout;
@@ -115,7 +119,7 @@ private:
 };
 
 bool creation_cancelled(context &c, task *cur) {
-  if (!icv_global().cancellation)
+  if (!c.g->cancellable)
     return false;
   if (c.g->cancelled.load(std::memory_order_relaxed))
     return true;
@@ -251,36 +255,26 @@ WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
   if (__builtin_expect(creation_cancelled(c, cur), 0))
     return;
   const bool final_parent = cur->flags & TASK_FINAL;
-  const bool has_deps = (flags & kTaskDepend) && depend;
+  const dep_list deps((flags & kTaskDepend) ? depend : nullptr);
   std::size_t size = static_cast<std::size_t>(arg_size);
   std::size_t align = arg_align > 0 ? static_cast<std::size_t>(arg_align) : 1;
 
   if ((!if_clause || final_parent) && !(flags & kTaskDetach)) {
     // Undeferred (or included in a final task): after its predecessors,
     // here and now.
-    if (has_deps) {
-      dep_list deps(depend);
+    if (deps.size())
       rt().taskwait_deps(w, deps.data(), deps.size());
-    }
     run_here(w, fn, data, cpyfn, size, align,
              final_parent || (flags & kTaskFinal));
     return;
   }
 
-  if (!(flags & (kTaskDetach | kTaskPriority))) {
-    // Too many unfinished children: run it now if nothing stops it (as
-    // libgomp does), with no descriptor to allocate.
-    bool now;
-    if (has_deps) {
-      dep_list deps(depend);
-      now = rt().run_now_instead(w, deps.data(), deps.size());
-    } else {
-      now = rt().run_now_instead(w, nullptr, 0);
-    }
-    if (now) {
-      run_here(w, fn, data, cpyfn, size, align, flags & kTaskFinal);
-      return;
-    }
+  // Too many unfinished children: run it now if nothing stops it (as
+  // libgomp does), with no descriptor to allocate.
+  if (!(flags & (kTaskDetach | kTaskPriority)) &&
+      rt().run_now_instead(w, deps.data(), deps.size())) {
+    run_here(w, fn, data, cpyfn, size, align, flags & kTaskFinal);
+    return;
   }
 
   task *t = w.alloc_task(fn, nullptr);
@@ -311,12 +305,7 @@ WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
     int maxp = icv_global().max_task_priority;
     t->priority = priority < maxp ? priority : maxp;
   }
-  if (has_deps) {
-    dep_list deps(depend);
-    rt().spawn(w, t, deps.data(), deps.size());
-  } else {
-    rt().spawn(w, t, nullptr, 0);
-  }
+  rt().spawn(w, t, deps.data(), deps.size());
   if (wait_for_it) {
     wait_completed(w, t);
     w.release_ref(t);
@@ -433,21 +422,13 @@ extern "C" __attribute__((visibility("default"))) int omp_in_final(void) {
 // GOMP_workshare_task_reduction_unregister follow in the caller.
 WEFT_GOMP_API void GOMP_scope_start(uintptr_t *reductions) {
   context c = ctx();
-  taskgroup_open(c);
   bool first;
-  work_share &ws = ws_enter(c, &first);
-  uint64_t index = c.m().ws_index - 1;
+  work_share &ws = ws_begin(c, reductions, nullptr, &first);
   if (first) {
-    register_reductions(c, reductions, nullptr);
-    ws.task_reductions = reductions;
     ws.kind = sched_static;
     ws.count = 0;
-    ws_init_done(ws, index);
-  } else {
-    while (ws.ready.load(std::memory_order_acquire) != index + 1)
-      cpu_relax();
-    register_reductions(c, reductions, ws.task_reductions);
   }
+  ws_begin_done(c, ws, first, reductions, nullptr);
   ws_leave(c);
 }
 
