@@ -376,7 +376,10 @@ int runtime::taskwait_deps(worker &w, const weft_dep *deps, int ndeps) {
   waiter.arg = reinterpret_cast<void *>(static_cast<intptr_t>(w.id()));
   waiter.owner = static_cast<uint16_t>(w.id());
   waiter.refs.store(1, std::memory_order_relaxed);
-  if (engine_->wait_deps(w, cur, &waiter, deps, ndeps)) {
+  wait_result r = engine_->wait_deps(w, cur, &waiter, deps, ndeps);
+  if (r == wait_result::all)
+    return taskwait(w); // the engine cannot express this wait: wait for all
+  if (r == wait_result::waiter) {
     wait_scope ws(w.wait_state(), wait_kind::taskwait_on, cur,
                   ndeps == 1 ? deps[0].addr : nullptr);
     w.wait_until([&waiter] {

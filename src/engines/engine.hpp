@@ -11,6 +11,28 @@
 //                    sw engine hands ready tasks to the core at once).
 //   retire(t)        t finished; successors that become ready are handed to
 //                    the core through worker::make_ready.
+//
+// What the core offers an engine:
+//   worker::make_ready(t)     from the calling worker's own thread, inside
+//                             submit / retire / wait_deps: t is ready (t is
+//                             then of the caller's team: a sibling of the
+//                             task submitted or retired).
+//   runtime::engine_ready(t)  from any thread (a manager thread too): t is
+//                             ready; the core queues it in t's own team (or
+//                             releases the taskwait of a TASK_WAITER) and
+//                             wakes a member.
+//   runtime::wake(id)         wake worker `id` if it sleeps.
+//   worker::id()              the core number, 0 <= id < kMaxWorkers;
+//                             workers appear as OpenMP teams grow, so keep
+//                             per-core state lazily.
+// A task returned by fetch() may belong to any team, or be a TASK_WAITER:
+// the core runs it, routes it to its team, or releases the waiter.
+//
+// Tasks and their engine fields: an engine may use task::engine_data (32
+// bits: a table index), task::domain (opaque: a parent's state over its
+// children; the core only tests it for null to call children_done and
+// task_end) and task::pending. Dependences are between siblings only: the
+// same address under two parents names two unrelated dependences.
 #pragma once
 
 #include "../core/task.hpp"
@@ -19,25 +41,53 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace weft {
 
 class worker;
+class runtime;
 
-enum class submit_result { ready, pending, full };
+// submit's answer. `serialize`: the engine cannot hold this task (more
+// dependences than it takes, or full with no way to make room); the core runs
+// it in the creating thread once every earlier child of the parent has
+// finished, outside the engine, which orders it correctly against every
+// sibling.
+enum class submit_result { ready, pending, full, serialize };
 
-// Counters an engine adds to weft_stats.
+// wait_deps' answer: nothing to wait for, wait for the waiter to be made
+// ready, or (the engine cannot express this wait) wait for every child.
+enum class wait_result { none, waiter, all };
+
+// One named counter (the name has static storage duration).
+struct engine_counter {
+  const char *name;
+  uint64_t value;
+};
+
+// Counters an engine adds to weft_stats, plus its own named counters
+// (operations, modelled cycles and time, peak occupancies, stalls...).
 struct engine_stats {
   uint64_t deps_submitted = 0;
   uint64_t edges = 0;
   uint64_t peak_map_entries = 0;
   uint64_t modelled_cycles = 0;
+  std::vector<engine_counter> counters;
+  void add(const char *name, uint64_t value) {
+    counters.push_back({name, value});
+  }
 };
 
 class dependency_engine {
 public:
   virtual ~dependency_engine() = default;
   virtual const char *name() const = 0;
+
+  // After the runtime is built / before its workers are destroyed: engines
+  // with threads of their own (the Nexus++ manager thread) start and stop
+  // them here.
+  virtual void start(runtime &) {}
+  virtual void stop() {}
 
   // t is a child of parent; both are owned by the calling worker's thread.
   // The deps were validated by the caller (non-null addresses, known modes).
@@ -57,14 +107,23 @@ public:
   // Engines with their own ready queue return true and implement fetch.
   virtual bool holds_ready_tasks() const { return false; }
   virtual task *fetch(worker &) { return nullptr; }
+  // Before a worker sleeps: may fetch(w) return a task now? (A hint read
+  // after the worker announced it sleeps; an engine that queues a task for a
+  // worker then wakes it: runtime::engine_ready or runtime::wake.)
+  virtual bool has_ready(worker &) { return false; }
+  // Nonzero when this worker must look at fetch() again within that many
+  // microseconds even if nobody wakes it (Picos: a Ready Task Request is
+  // outstanding and a task may land in the core's queue at any time).
+  virtual int poll_interval_us(worker &) { return 0; }
 
   virtual void retire(worker &w, task *t) = 0;
 
   // taskwait depend: make `waiter` (a TASK_WAITER pseudo task) a successor of
   // the earlier children of parent that deps would order after. Returns
-  // true if there is something to wait for (waiter is then made ready
-  // through worker::make_ready when the last of them retires).
-  virtual bool wait_deps(worker &w, task *parent, task *waiter,
+  // `waiter` if there is something to wait for (waiter is then made ready
+  // through worker::make_ready or runtime::engine_ready when the last of them
+  // retires).
+  virtual wait_result wait_deps(worker &w, task *parent, task *waiter,
                          const weft_dep *deps, int ndeps) = 0;
 
   // Every child of parent has finished (after a full taskwait).
@@ -79,7 +138,8 @@ public:
   virtual void task_free(worker &w, task *t) = 0;
 };
 
-// Engine by name ("sw"); nullptr if unknown.
+// Engine by name ("sw", "nexus", "picos"); nullptr if unknown. The engines'
+// own parameters come from their WEFT_<ENGINE>_* variables.
 std::unique_ptr<dependency_engine> make_engine(const std::string &name,
                                                int nworkers);
 // Names accepted by make_engine, comma-separated (for error messages).

@@ -378,11 +378,11 @@ void sw_engine::release_mutexes(worker &w, task *t) {
   }
 }
 
-bool sw_engine::wait_deps(worker &w, task *parent, task *waiter,
-                          const weft_dep *deps, int ndeps) {
+wait_result sw_engine::wait_deps(worker &w, task *parent, task *waiter,
+                                 const weft_dep *deps, int ndeps) {
   dep_domain *dom = parent->domain;
   if (!dom)
-    return false;
+    return wait_result::none;
   waiter->pending.store(kPendingBias, std::memory_order_relaxed);
   linker l{waiter};
   for (int i = 0; i < ndeps; ++i) {
@@ -398,9 +398,11 @@ bool sw_engine::wait_deps(worker &w, task *parent, task *waiter,
         link(w, l, e->cur(j));
   }
   if (l.npreds == 0)
-    return false;
+    return wait_result::none;
   int32_t add = l.npreds - kPendingBias;
-  return waiter->pending.fetch_add(add, std::memory_order_acq_rel) + add != 0;
+  return waiter->pending.fetch_add(add, std::memory_order_acq_rel) + add != 0
+             ? wait_result::waiter
+             : wait_result::none;
 }
 
 void sw_engine::children_done(worker &w, task *parent) {
@@ -440,13 +442,4 @@ void sw_engine::add_stats(engine_stats &out) const {
 }
 
 // ---------------------------------------------------------------------------
-std::unique_ptr<dependency_engine> make_engine(const std::string &name,
-                                               int nworkers) {
-  if (name == "sw")
-    return std::make_unique<sw_engine>(nworkers);
-  return nullptr;
-}
-
-const char *engine_names() { return "sw"; }
-
 } // namespace weft

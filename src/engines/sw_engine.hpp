@@ -25,8 +25,8 @@ public:
   bool ready_now(worker &w, task *parent, const weft_dep *deps,
                  int ndeps) override;
   void retire(worker &w, task *t) override;
-  bool wait_deps(worker &w, task *parent, task *waiter, const weft_dep *deps,
-                 int ndeps) override;
+  wait_result wait_deps(worker &w, task *parent, task *waiter,
+                        const weft_dep *deps, int ndeps) override;
   void children_done(worker &w, task *parent) override;
   void task_end(worker &w, task *parent) override;
   void task_free(worker &w, task *t) override;

@@ -59,12 +59,8 @@ public:
 
 } // namespace
 
-std::unique_ptr<worksharing_engine> make_ws_engine(const std::string &name) {
-  if (name == "sw")
-    return std::make_unique<sw_worksharing_engine>();
-  return nullptr;
+std::unique_ptr<worksharing_engine> make_sw_ws_engine() {
+  return std::make_unique<sw_worksharing_engine>();
 }
-
-const char *ws_engine_names() { return "sw"; }
 
 } // namespace weft

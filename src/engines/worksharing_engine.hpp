@@ -13,10 +13,13 @@
 // chunks, with no shared state.
 #pragma once
 
+#include "engine.hpp"
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace weft {
 
@@ -40,6 +43,10 @@ struct alignas(64) ws_state {
 struct ws_stats {
   uint64_t inits = 0, fetches = 0, ends = 0;
   uint64_t modelled_cycles = 0;
+  std::vector<engine_counter> counters; // the engine's own named counters
+  void add(const char *name, uint64_t value) {
+    counters.push_back({name, value});
+  }
 };
 
 class worksharing_engine {
@@ -50,6 +57,13 @@ public:
   virtual bool fetch(ws_state &ws, uint64_t *begin, uint64_t *end) = 0;
   virtual void end(ws_state &ws) = 0;
   virtual void add_stats(ws_stats &out) const = 0;
+
+  // Task descriptors from the engine's memory bins (HWSE: FETCH allocates a
+  // bin, END frees it), any thread. alloc_descriptor returns nullptr when no
+  // bin is free; the core then takes one from its own pools.
+  virtual bool allocates_descriptors() const { return false; }
+  virtual void *alloc_descriptor() { return nullptr; }
+  virtual void free_descriptor(void *) {}
 };
 
 // Work-sharing engine by name ("sw"); nullptr if unknown.

@@ -1,0 +1,28 @@
+// The engines by name: WEFT_ENGINE picks a dependency engine, WEFT_WS_ENGINE
+// a work-sharing engine.
+#include "engine.hpp"
+#include "sw_engine.hpp"
+#include "worksharing_engine.hpp"
+
+namespace weft {
+
+std::unique_ptr<worksharing_engine> make_sw_ws_engine();
+
+std::unique_ptr<dependency_engine> make_engine(const std::string &name,
+                                               int nworkers) {
+  if (name == "sw")
+    return std::make_unique<sw_engine>(nworkers);
+  return nullptr;
+}
+
+const char *engine_names() { return "sw"; }
+
+std::unique_ptr<worksharing_engine> make_ws_engine(const std::string &name) {
+  if (name == "sw")
+    return make_sw_ws_engine();
+  return nullptr;
+}
+
+const char *ws_engine_names() { return "sw"; }
+
+} // namespace weft
