@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+
+extern char **environ;
 
 namespace weft {
 
@@ -40,7 +43,31 @@ uint32_t picos_env_uint(const char *name, uint32_t fallback, uint32_t lo,
   return static_cast<uint32_t>(v);
 }
 
+void picos_check_env_names() {
+  static const char *const known[] = {
+      "TASK_MEMORY", "DEP_MEMORY",  "VERSION_MEMORY", "READY_QUEUE",
+      "CORE_QUEUE",  "FETCH_QUEUE", "CLOCK_MHZ",      "POLL_US"};
+  constexpr std::size_t prefix = sizeof "WEFT_PICOS_" - 1;
+  for (char **e = environ; e && *e; ++e) {
+    if (std::strncmp(*e, "WEFT_PICOS_", prefix) != 0)
+      continue;
+    const char *name = *e + prefix;
+    const char *eq = std::strchr(name, '=');
+    std::size_t len =
+        eq ? static_cast<std::size_t>(eq - name) : std::strlen(name);
+    bool ok = false;
+    for (const char *k : known)
+      ok |= std::strlen(k) == len && std::strncmp(k, name, len) == 0;
+    if (!ok)
+      fatal("%s: unknown variable (the picos engine reads WEFT_PICOS_"
+            "TASK_MEMORY, _DEP_MEMORY, _VERSION_MEMORY, _READY_QUEUE, "
+            "_CORE_QUEUE, _FETCH_QUEUE, _CLOCK_MHZ and _POLL_US)",
+            *e);
+  }
+}
+
 void picos_config_from_env(weft_picos_config &c) {
+  picos_check_env_names();
   c.task_memory = picos_env_uint("WEFT_PICOS_TASK_MEMORY", c.task_memory, 1,
                                  kPicosMaxTaskMemory);
   c.dep_memory = picos_env_uint("WEFT_PICOS_DEP_MEMORY", c.dep_memory, 1,

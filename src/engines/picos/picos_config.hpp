@@ -34,7 +34,9 @@ void picos_default_config(weft_picos_config &c);
 // Overrides c's capacities and clock from WEFT_PICOS_TASK_MEMORY,
 // WEFT_PICOS_DEP_MEMORY, WEFT_PICOS_VERSION_MEMORY, WEFT_PICOS_READY_QUEUE,
 // WEFT_PICOS_CORE_QUEUE, WEFT_PICOS_FETCH_QUEUE and WEFT_PICOS_CLOCK_MHZ.
-// A malformed or out-of-range value is fatal, naming variable and value.
+// A malformed or out-of-range value is fatal, naming variable and value;
+// so is a WEFT_PICOS_* variable that none of these (nor WEFT_PICOS_POLL_US,
+// the engine's) names.
 void picos_config_from_env(weft_picos_config &c);
 
 // Reads an unsigned environment variable in [lo, hi]; `fallback` if unset.

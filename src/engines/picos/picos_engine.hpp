@@ -19,12 +19,21 @@
 // the top bits of every dependence address its children submit. A tag is
 // recycled once the parent ended and all its children retired.
 //
-// Cores are software threads that may leave their team or block with a
-// Ready Task Request outstanding; the task the Manager then puts into their
-// queue would wait for them. A worker whose own queue is empty therefore
-// takes such a task from another core's queue (Fetch SW ID + Fetch Picos ID
-// issued for that core) once other workers have seen it there a few times
-// without that core fetching.
+// What the runtime does with fetched tasks (Phentos runs each at once):
+//  * Inside a task (a taskwait), the waiting task's own children run first:
+//    other fetched tasks of the team are held in the core's list and run
+//    later, by it or by an idle worker (which takes the oldest, as work
+//    stealing does). Picos hands out ready tasks oldest first; running them
+//    in that order on top of waiting tasks would nest task bodies without
+//    bound.
+//  * Tasks with a priority (Picos has none): while any is in Picos or held,
+//    a fetch takes every ready task and hands out the highest first.
+//  * Cores are software threads that may leave their team or block with a
+//    Ready Task Request outstanding; the task the Manager then puts into
+//    their queue would wait for them. A worker that finds nothing else takes
+//    such a task from another core's queue (Fetch SW ID + Fetch Picos ID
+//    issued for that core) once other workers have seen it there a few
+//    times without that core fetching.
 #pragma once
 
 #include "../engine.hpp"
@@ -44,7 +53,7 @@ public:
   // possible worker id.
   explicit picos_engine(int nworkers);
   // A given configuration (tests); cfg.notify is the engine's own.
-  picos_engine(const weft_picos_config &cfg, int poll_us);
+  picos_engine(const weft_picos_config &cfg, int poll_us, int nworkers);
   ~picos_engine() override;
 
   const char *name() const override { return "picos"; }
@@ -82,7 +91,11 @@ private:
   static void on_task_queued(void *ctx, int core);
 
   core_state &core(int id);
-  task *take(int c, core_state &cs);
+  task *take(int me, int c, core_state &cs);
+  bool request_for_wait(worker &w, int nd);
+  task *pick(worker &w, int c, core_state &cs, bool &held_more);
+  void hold(core_state &cs, task *t);
+  task *unhold(core_state &cs, std::size_t i);
   task *rescue(worker &w);
   task *finish_fetch(worker &w, task *t);
   void send(int c, uint64_t sw_id, const picos_dep *d, int nd, uint32_t tag);
@@ -99,6 +112,8 @@ private:
   std::atomic<runtime *> rt_{nullptr};
   std::unique_ptr<std::atomic<core_state *>[]> cores_;
   std::atomic<int> ncores_{0};
+  // Tasks with a priority submitted and not yet handed to the core.
+  alignas(64) std::atomic<int64_t> prio_tasks_{0};
 
   // Domain tags 1..65535: children alive in Picos | kTagEnded.
   std::unique_ptr<std::atomic<uint32_t>[]> tag_live_;

@@ -83,8 +83,9 @@ struct alignas(64) picos_manager::port {
 
 picos_manager::picos_manager(const weft_picos_config &c)
     : cfg_(c), cores_(c.cores), ports_(new std::atomic<port *>[c.cores]()),
-      picos_(c), guided_(static_cast<uint32_t>(c.cores)),
-      fetch_requests_(c.fetch_queue), ready_(c.ready_queue),
+      reported_cores_(c.cores), picos_(c),
+      guided_(static_cast<uint32_t>(c.cores)), fetch_requests_(c.fetch_queue),
+      ready_(c.ready_queue),
       retire_pending_((static_cast<std::size_t>(c.cores) + 63) / 64, 0),
       retire_last_(c.cores - 1) {
   max_deps_ = picos_.max_deps();
@@ -402,17 +403,18 @@ void picos_manager::route_ready_tasks(wake_list &wake) {
 // ---------------------------------------------------------------------------
 picos_manager::summary picos_manager::totals() const {
   summary s{};
-  uint64_t instructions = 0;
+  uint64_t useful = 0; // instructions that succeeded
   int n = nports_.load(std::memory_order_acquire);
   for (int i = 0; i < n; ++i)
     if (port *p = existing_port(i))
       for (int k = 0; k < kPicosInstructions; ++k)
-        instructions += p->count[k].load(std::memory_order_relaxed);
+        useful += p->count[k].load(std::memory_order_relaxed) -
+                  p->fail[k].load(std::memory_order_relaxed);
   lock_.lock();
   s.tasks = picos_.accepted();
   s.deps = picos_.deps();
   s.edges = picos_.edges();
-  s.cycles = picos_cycles_ + instructions * kPicosInstructionCycles;
+  s.cycles = picos_cycles_ + useful * kPicosInstructionCycles;
   s.peak_addresses = picos_.peak_addresses();
   lock_.unlock();
   return s;
@@ -420,7 +422,7 @@ picos_manager::summary picos_manager::totals() const {
 
 void picos_manager::counters(std::vector<engine_counter> &out) const {
   uint64_t count[kPicosInstructions] = {}, fail[kPicosInstructions] = {};
-  uint64_t packets = 0, stall_buffer = 0, instructions = 0;
+  uint64_t packets = 0, stall_buffer = 0, instructions = 0, failed = 0;
   uint32_t peak_core = 0;
   int n = nports_.load(std::memory_order_acquire);
   lock_.lock(); // peak_queue is the Manager's
@@ -441,8 +443,11 @@ void picos_manager::counters(std::vector<engine_counter> &out) const {
     out.push_back({kInstructionNames[k], count[k]});
     out.push_back({kFailNames[k], fail[k]});
     instructions += count[k];
+    failed += fail[k];
   }
-  uint64_t core_cycles = instructions * kPicosInstructionCycles;
+  // Cycles the tasks cost: the instructions that did something, and Picos.
+  // Failed ones (an idle core polling its queue) are counted apart.
+  uint64_t core_cycles = (instructions - failed) * kPicosInstructionCycles;
   uint64_t cycles = core_cycles + picos_cycles_;
   out.push_back({"picos.tasks", picos_.accepted()});
   out.push_back({"picos.deps", picos_.deps()});
@@ -453,10 +458,13 @@ void picos_manager::counters(std::vector<engine_counter> &out) const {
   out.push_back({"picos.ready_tasks_routed", routed_});
   out.push_back({"picos.cycles.instructions", core_cycles});
   out.push_back({"picos.cycles.picos", picos_cycles_});
+  out.push_back(
+      {"picos.cycles.failed_instructions", failed * kPicosInstructionCycles});
   out.push_back({"picos.cycles", cycles});
-  out.push_back({"picos.ns", static_cast<uint64_t>(static_cast<double>(cycles) *
-                                                       1000.0 / cfg_.clock_mhz +
-                                                   0.5)});
+  out.push_back(
+      {"picos.modelled_ns",
+       static_cast<uint64_t>(
+           static_cast<double>(cycles) * 1000.0 / cfg_.clock_mhz + 0.5)});
   out.push_back({"picos.peak.task_memory", picos_.peak_tasks()});
   out.push_back({"picos.peak.dep_memory", picos_.peak_addresses()});
   out.push_back({"picos.peak.version_memory", picos_.peak_versions()});
@@ -466,9 +474,10 @@ void picos_manager::counters(std::vector<engine_counter> &out) const {
   out.push_back({"picos.peak.submission_requests", guided_.peak()});
   out.push_back({"picos.peak.retirements", peak_retire_});
   out.push_back({"picos.peak.core_queue", peak_core});
-  for (int i = 0; i < n; ++i)
-    if (port *p = existing_port(i); p && p->peak_queue > 0)
-      out.push_back({core_queue_name(i), p->peak_queue});
+  for (int i = 0; i < reported_cores_; ++i) {
+    port *p = i < n ? existing_port(i) : nullptr;
+    out.push_back({core_queue_name(i), p ? p->peak_queue : 0u});
+  }
   out.push_back({"picos.stall.task_memory", stall_tm_});
   out.push_back({"picos.stall.dep_memory", stall_dm_});
   out.push_back({"picos.stall.version_memory", stall_vm_});

@@ -79,6 +79,9 @@ public:
   // The most dependences a Submission Request can ever be granted.
   uint32_t max_deps() const { return max_deps_; }
   int cores() const { return cores_; }
+  // Cores 0..n-1 get a peak-occupancy counter of their own (default: all);
+  // the set of counters never changes once the unit exists.
+  void set_reported_cores(int n) { reported_cores_ = n < cores_ ? n : cores_; }
 
   // ---- statistics ----------------------------------------------------------
   // Appends the "picos.*" counters.
@@ -127,6 +130,7 @@ private:
   bool manual_ = false;
   std::unique_ptr<std::atomic<port *>[]> ports_;
   std::atomic<int> nports_{0}; // highest core with a port, + 1
+  int reported_cores_;
 
   // ---- under lock_ ----------------------------------------------------------
   mutable picos_lock lock_;
