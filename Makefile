@@ -27,16 +27,19 @@ asan: deps
 	@ctest --preset asan -j2
 
 # The native API's task overheads, then the same gcc -fopenmp binaries under
-# libgomp, libomp and weft (weft run): tasks and EPCC construct overheads.
+# libgomp, libomp and weft (weft run): tasks and EPCC construct overheads;
+# then the hardware engine models against the sw engine (docs/validation.md).
 bench: build
 	@python3 bench/run_micro.py --build build
 	@python3 bench/run_gomp.py --build build
+	@python3 bench/run_engines.py --build build
 
 # The main job: weft against libgomp and LLVM libomp, through its native API
 # and as a drop-in libgomp for unmodified gcc -fopenmp binaries.
 demo: build
 	@python3 bench/run_micro.py --build build --quick
 	@python3 bench/run_gomp.py --build build --quick
+	@python3 bench/run_engines.py --build build --quick --threads 2
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.hpp' '*.h' '*.c')

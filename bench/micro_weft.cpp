@@ -29,6 +29,9 @@
 //
 // CLI: micro_weft --pattern task-free|task-chain|emptytask --deps N (0..15)
 //      --tasks T (200000) --reps R (5) --threads P
+#include <string>
+#include <vector>
+
 #include <weft/weft.h>
 
 #include "micro_common.h"
@@ -140,14 +143,34 @@ int main(int argc, char **argv) {
       ns[rep] = double(t1 - t0) / double(o.tasks);
   }
 
-  char extra[64] = "";
+  // What the engine reports over every repetition (the warm-up too): the
+  // modelled hardware cycles and the model's own counters.
+  std::string extra;
   weft_stats st;
   if (weft_stats_get(&st) == WEFT_OK) {
     st.engine[sizeof st.engine - 1] = '\0';
-    snprintf(extra, sizeof extra, "\"engine\": \"%s\"", st.engine);
+    char head[256];
+    snprintf(head, sizeof head,
+             "\"engine\": \"%s\", \"tasks_total\": %lld, "
+             "\"modelled_cycles\": %llu, \"serialized\": %llu, "
+             "\"counters\": {",
+             st.engine, (long long)o.tasks * (o.reps + 1),
+             (unsigned long long)st.modelled_cycles,
+             (unsigned long long)st.tasks_serialized);
+    extra = head;
+    int nc = weft_engine_counters(nullptr, 0);
+    std::vector<weft_counter> cs(nc > 0 ? size_t(nc) : 0);
+    if (nc > 0 && weft_engine_counters(cs.data(), nc) == nc)
+      for (int i = 0; i < nc; ++i) {
+        char one[160];
+        snprintf(one, sizeof one, "%s\"%s\": %llu", i ? ", " : "",
+                 cs[size_t(i)].name, (unsigned long long)cs[size_t(i)].value);
+        extra += one;
+      }
+    extra += "}";
   }
   check_rc(weft_shutdown(), "weft_shutdown");
-  micro_print_json(runtime, &o, ns, extra);
+  micro_print_json(runtime, &o, ns, extra.c_str());
   free(ns);
   free(done);
   free(buf);

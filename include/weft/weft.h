@@ -134,12 +134,26 @@ typedef struct weft_stats {
   uint64_t engine_full;      /* submits answered "full" (back-pressure) */
   uint64_t peak_map_entries; /* largest per-parent dependence map seen */
   uint64_t modelled_cycles;  /* hardware cycles the engine models (0 for sw) */
+  uint64_t tasks_serialized; /* run by their creator after their earlier
+                                siblings: the engine could not take them */
   char engine[16];           /* NUL-terminated engine name */
 } weft_stats;
 
 /* Totals since the runtime started. With WEFT_STATS=1 they are printed to
  * stderr at shutdown. */
 WEFT_API int weft_stats_get(weft_stats *out);
+
+/* One of an engine's own counters: operations, modelled cycles and time,
+ * peak occupancy of its tables and FIFOs, stalls ("nexus.pool.peak", ...). */
+typedef struct weft_counter {
+  const char *name; /* static storage */
+  uint64_t value;
+} weft_counter;
+
+/* The dependency and work-sharing engines' counters since the runtime
+ * started: writes up to max of them to out (out may be NULL when max is 0)
+ * and returns how many there are, or a negative error code. */
+WEFT_API int weft_engine_counters(weft_counter *out, int max);
 
 #ifdef __cplusplus
 }

@@ -295,4 +295,19 @@ int weft_stats_get(weft_stats *out) {
   return WEFT_OK;
 }
 
+int weft_engine_counters(weft_counter *out, int max) {
+  if (max < 0 || (max > 0 && !out))
+    return set_error(WEFT_EINVAL,
+                     "weft_engine_counters: max=%d with out=%p (max must be "
+                     ">= 0, out non-NULL when max > 0)",
+                     max, static_cast<void *>(out));
+  worker *w;
+  if (int rc = current_worker("weft_engine_counters", w); rc != WEFT_OK)
+    return rc;
+  std::vector<engine_counter> cs = w->rt().engine_counters();
+  for (int i = 0; i < max && i < static_cast<int>(cs.size()); ++i)
+    out[i] = weft_counter{cs[i].name, cs[i].value};
+  return static_cast<int>(cs.size());
+}
+
 } // extern "C"

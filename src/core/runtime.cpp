@@ -70,7 +70,15 @@ int runtime::start(int nthreads, const char *call) {
   if (!engine)
     return set_error(WEFT_EINVAL, "WEFT_ENGINE=%s: unknown engine (known: %s)",
                      name.c_str(), engine_names());
-  new runtime(nthreads, std::move(engine));
+  const char *we = std::getenv("WEFT_WS_ENGINE");
+  std::string ws_name = we && *we ? we : "sw";
+  std::unique_ptr<worksharing_engine> ws = make_ws_engine(ws_name);
+  if (!ws)
+    return set_error(WEFT_EINVAL,
+                     "WEFT_WS_ENGINE=%s: unknown work-sharing engine (known: "
+                     "%s)",
+                     ws_name.c_str(), ws_engine_names());
+  new runtime(nthreads, std::move(engine), std::move(ws));
   return WEFT_OK;
 }
 
@@ -79,6 +87,10 @@ int runtime::start(int nthreads, const char *call) {
 // as libgomp's task throttling does).
 inline constexpr uint64_t kThrottlePerThread = 64;
 inline constexpr uint64_t kThrottleCheckEvery = 16;
+// A submit answered "full" with no other work to run: spin, yield, then
+// serialize the task (submit_result::serialize).
+inline constexpr int kFullSpins = 64;
+inline constexpr int kFullYields = 256;
 uint64_t throttle_limit(worker &w) {
   return kThrottlePerThread *
          static_cast<uint64_t>(w.current_team()->size());
@@ -101,11 +113,14 @@ void forget_runtime_in_child() {
 std::once_flag g_atfork_once;
 } // namespace
 
-runtime::runtime(int nthreads, std::unique_ptr<dependency_engine> engine)
-    : engine_(std::move(engine)),
+runtime::runtime(int nthreads, std::unique_ptr<dependency_engine> engine,
+                 std::unique_ptr<worksharing_engine> ws_engine)
+    : engine_(std::move(engine)), ws_engine_(std::move(ws_engine)),
       workers_(new worker *[kMaxWorkers + 1]()),
       pools_(new task_pool *[kMaxWorkers + 1]()) {
   asymmetric_fence_init();
+  if (ws_engine_->allocates_descriptors())
+    descriptor_bins_ = ws_engine_.get();
   std::call_once(g_atfork_once,
                  [] { pthread_atfork(nullptr, nullptr, forget_runtime_in_child); });
   worker *w0 = new_worker(false);
@@ -122,6 +137,7 @@ runtime::runtime(int nthreads, std::unique_ptr<dependency_engine> engine)
     w->assign(team0_, i);
   }
   watchdog_ = std::make_unique<wait_watchdog>(*this);
+  engine_->start(*this);
 }
 
 worker *runtime::new_worker(bool with_thread) {
@@ -269,6 +285,7 @@ runtime::~runtime() {
   tl_worker = nullptr;
   // Blocks travel between pools: destroy the engine state first, then the
   // workers (each frees the slabs it allocated).
+  engine_->stop();
   engine_.reset();
   delete team0_;
   for (int i = 0; i < n; ++i)
@@ -312,12 +329,27 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
   }
 
   submit_result r;
+  int idle = 0;
   while ((r = engine_->submit(w, parent, t, deps, ndeps)) ==
          submit_result::full) {
-    // Back-pressure: make progress, then offer the task again.
+    // Back-pressure: make progress, then offer the task again. With no work
+    // to make progress with for a while (every entry of a tiny engine held
+    // by running tasks that wait to submit too), stop waiting for room.
     worker_counters::bump(w.counters().full);
-    if (!w.help_once())
+    if (w.help_once()) {
+      idle = 0;
+    } else if (++idle < kFullSpins) {
       cpu_relax();
+    } else if (idle < kFullSpins + kFullYields) {
+      std::this_thread::yield();
+    } else {
+      r = submit_result::serialize;
+      break;
+    }
+  }
+  if (r == submit_result::serialize) {
+    serialize(w, parent, t);
+    return WEFT_OK;
   }
   if (r == submit_result::ready)
     w.push_ready(t);
@@ -329,6 +361,18 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
     }
   }
   return WEFT_OK;
+}
+
+void runtime::serialize(worker &w, task *parent, task *t) {
+  // Every earlier sibling finished and no later one exists yet: t is ordered
+  // after and before each of them whatever their dependences.
+  worker_counters::bump(w.counters().serialized);
+  uint64_t earlier = parent->created - 1;
+  w.wait_until([parent, earlier] {
+    return finished_children(parent->children.load(
+               std::memory_order_acquire)) >= earlier;
+  });
+  w.run_undeferred(t);
 }
 
 uint64_t runtime::unfinished_children(worker &w, task *parent) {
@@ -435,16 +479,49 @@ bool runtime::try_wake(worker &w) {
   return true;
 }
 
+team_slot *runtime::home_slot(task *t) {
+  task *root = t->parent;
+  while (!(root->flags & TASK_ROOT))
+    root = root->parent;
+  return reinterpret_cast<team_slot *>(reinterpret_cast<char *>(root) -
+                                       offsetof(team_slot, implicit));
+}
+
+void runtime::release_waiter(task *t) {
+  // The waiter lives on the waiting thread's stack: read what we need first,
+  // the store below lets it return.
+  int wid = static_cast<int>(reinterpret_cast<intptr_t>(t->arg));
+  t->children.store(1, std::memory_order_seq_cst);
+  wake(wid);
+}
+
+void runtime::engine_ready(task *t) {
+  if (t->flags & TASK_WAITER) {
+    release_waiter(t);
+    return;
+  }
+  team *home = home_slot(t)->owner;
+  home->push_priority(t);
+  light_fence();
+  home->wake_one();
+}
+
+std::vector<engine_counter> runtime::engine_counters() const {
+  engine_stats es;
+  engine_->add_stats(es);
+  ws_stats ws;
+  ws_engine_->add_stats(ws);
+  std::vector<engine_counter> out = std::move(es.counters);
+  out.insert(out.end(), ws.counters.begin(), ws.counters.end());
+  return out;
+}
+
 void runtime::fulfill(task *t) {
   if (t->detach_parts.fetch_sub(1, std::memory_order_acq_rel) != 1)
     return; // the body has not ended: its end completes the task
   // Complete it in its own team (the barrier counts it there): queue it
   // first in that team's priority heap, whichever thread we are.
-  task *root = t->parent;
-  while (!(root->flags & TASK_ROOT))
-    root = root->parent;
-  team_slot *slot = reinterpret_cast<team_slot *>(
-      reinterpret_cast<char *>(root) - offsetof(team_slot, implicit));
+  team_slot *slot = home_slot(t);
   t->flags |= TASK_COMPLETE_ONLY;
   t->priority = INT32_MAX;
   slot->owner->push_priority(t);
@@ -480,6 +557,7 @@ weft_stats runtime::stats() const {
     s.sleeps += c.sleeps.load(std::memory_order_relaxed);
     s.engine_full += c.full.load(std::memory_order_relaxed);
     s.tasks_undeferred += c.undeferred.load(std::memory_order_relaxed);
+    s.tasks_serialized += c.serialized.load(std::memory_order_relaxed);
   }
   engine_stats es;
   engine_->add_stats(es);
@@ -497,7 +575,8 @@ void runtime::print_stats() const {
                "weft stats: engine=%s threads=%d tasks=%llu run=%llu "
                "undeferred=%llu deps=%llu edges=%llu steals=%llu immediate=%llu "
                "sleeps=%llu "
-               "full=%llu peak_map=%llu modelled_cycles=%llu\n",
+               "full=%llu serialized=%llu peak_map=%llu modelled_cycles=%llu "
+               "ws_engine=%s\n",
                s.engine, const_cast<runtime *>(this)->nthreads(),
                (unsigned long long)s.tasks_spawned,
                (unsigned long long)s.tasks_run,
@@ -507,8 +586,12 @@ void runtime::print_stats() const {
                (unsigned long long)s.immediate_successors,
                (unsigned long long)s.sleeps,
                (unsigned long long)s.engine_full,
+               (unsigned long long)s.tasks_serialized,
                (unsigned long long)s.peak_map_entries,
-               (unsigned long long)s.modelled_cycles);
+               (unsigned long long)s.modelled_cycles, ws_engine_->name());
+  for (const engine_counter &c : engine_counters())
+    std::fprintf(stderr, "weft stats:   %s=%llu\n", c.name,
+                 (unsigned long long)c.value);
 }
 
 } // namespace weft

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../engines/engine.hpp"
+#include "../engines/worksharing_engine.hpp"
 #include "fence.hpp"
 #include "worker.hpp"
 
@@ -22,7 +23,8 @@ public:
   // Starts n workers in one team (the native API's); the calling thread
   // becomes worker 0 in slot 0. Front ends that make their own teams (the
   // OpenMP one) start with n = 1.
-  runtime(int nthreads, std::unique_ptr<dependency_engine> engine);
+  runtime(int nthreads, std::unique_ptr<dependency_engine> engine,
+          std::unique_ptr<worksharing_engine> ws_engine);
   // Starts the runtime with n workers (0: WEFT_NUM_THREADS, else the CPUs
   // we may run on) and the engine WEFT_ENGINE names, unless it runs already
   // (then n must be 0 or its size). Returns a weft error code.
@@ -32,6 +34,10 @@ public:
   // Workers that exist (they only ever grow in number).
   int nthreads() const { return nworkers_.load(std::memory_order_acquire); }
   dependency_engine &engine() { return *engine_; }
+  worksharing_engine &ws_engine() { return *ws_engine_; }
+  // The work-sharing engine when it also hands out task descriptors (HWSE's
+  // memory bins), else nullptr.
+  worksharing_engine *descriptor_bins() const { return descriptor_bins_; }
   worker &worker_at(int i) { return *workers_[i]; }
   task_pool *const *pools() { return pools_.get(); }
   bool stopping() const { return stopping_.load(std::memory_order_acquire); }
@@ -71,7 +77,20 @@ public:
   // ---- scheduling support --------------------------------------------------
   // Wakes w if it sleeps; whoever clears its sleeping flag wakes it.
   bool try_wake(worker &w);
-  void wake(int worker_id) { try_wake(*workers_[worker_id]); }
+  void wake(int worker_id) {
+    if (worker *w = workers_[worker_id])
+      try_wake(*w);
+  }
+  // From any thread (an engine's manager thread too): t is ready. It is
+  // queued in its own team, or, a TASK_WAITER, its waiting thread resumes.
+  void engine_ready(task *t);
+  // The taskwait-depend waiter t may resume (any thread).
+  void release_waiter(task *t);
+  // The team slot whose implicit task t descends from (t's team).
+  static team_slot *home_slot(task *t);
+
+  // The engines' named counters (dependency engine, then work sharing).
+  std::vector<engine_counter> engine_counters() const;
 
   weft_stats stats() const;
   void print_stats() const;
@@ -84,7 +103,13 @@ private:
   static uint64_t unfinished_children(worker &w, task *parent);
   static void take_exception_into_tls(std::exception_ptr *e);
 
+  // t could not go to the engine: run it here once every earlier child of
+  // parent has finished (see submit_result::serialize).
+  void serialize(worker &w, task *parent, task *t);
+
   std::unique_ptr<dependency_engine> engine_;
+  std::unique_ptr<worksharing_engine> ws_engine_;
+  worksharing_engine *descriptor_bins_ = nullptr;
   std::unique_ptr<wait_watchdog> watchdog_; // WEFT_DEBUG=waits
   std::unique_ptr<worker *[]> workers_;
   std::unique_ptr<task_pool *[]> pools_;
@@ -114,7 +139,10 @@ template <class Cond> void worker::sleep_unless(Cond cond) {
   heavy_fence(); // pairs with light_fence() in push_ready
   if (!cond()) {
     worker_counters::bump(c_.sleeps);
-    futex_wait(sleep_word_, seen);
+    if (int us = rt_.engine().poll_interval_us(*this))
+      futex_wait_for(sleep_word_, seen, us);
+    else
+      futex_wait(sleep_word_, seen);
   }
   if (sleeping_.exchange(false, std::memory_order_acq_rel))
     asleep.fetch_sub(1, std::memory_order_relaxed);

@@ -31,6 +31,8 @@ enum task_flag : uint16_t {
                            // task_fulfill was called (OpenMP detach)
   TASK_COMPLETE_ONLY = 1u << 8, // a detached task queued for completion
   TASK_INLINE = 1u << 9,   // worker::run_inline's, on its stack
+  TASK_BIN = 1u << 10,     // the descriptor is a work-sharing engine's
+                           // memory bin (HWSE), not a pool block
 };
 
 // task::children packs the finished-children count with two flags and the id

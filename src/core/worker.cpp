@@ -67,9 +67,19 @@ void worker::thread_main() {
         std::this_thread::yield();
       } else {
         pool_.flush_remote(rt_.pools());
+        dependency_engine &eng = rt_.engine();
+        if (eng.holds_ready_tasks())
+          drain_engine();
+        int poll_us = eng.poll_interval_us(*this);
         job_sleeping_.store(true, std::memory_order_seq_cst);
-        if (job_seq_.load(std::memory_order_seq_cst) == seen)
-          futex_wait(job_seq_, seen);
+        if (job_seq_.load(std::memory_order_seq_cst) == seen) {
+          // An engine may queue tasks for this worker between teams (Picos:
+          // a Ready Task Request still outstanding): look again in a while.
+          if (poll_us)
+            futex_wait_for(job_seq_, seen, poll_us);
+          else
+            futex_wait(job_seq_, seen);
+        }
         job_sleeping_.store(false, std::memory_order_relaxed);
       }
     }
@@ -89,7 +99,14 @@ void worker::thread_main() {
 }
 
 task *worker::alloc_task(weft_task_fn fn, void *arg) {
-  task *t = static_cast<task *>(pool_.alloc());
+  task *t;
+  worksharing_engine *bins = rt_.descriptor_bins();
+  if (bins && (t = static_cast<task *>(bins->alloc_descriptor()))) {
+    init_task(t, fn, arg);
+    t->flags = TASK_BIN;
+    return t;
+  }
+  t = static_cast<task *>(pool_.alloc());
   init_task(t, fn, arg);
   return t;
 }
@@ -138,7 +155,10 @@ void worker::free_task(task *t) {
     }
     delete e;
   }
-  pool_.release(t, t->owner, rt_.pools());
+  if (t->flags & TASK_BIN)
+    rt_.descriptor_bins()->free_descriptor(t);
+  else
+    pool_.release(t, t->owner, rt_.pools());
 }
 
 void worker::push_ready(task *t) {
@@ -156,7 +176,7 @@ void worker::push_ready(task *t) {
 
 void worker::make_ready(task *t) {
   if (t->flags & TASK_WAITER) {
-    signal_waiter(t);
+    rt_.release_waiter(t);
     return;
   }
   if (in_retire_ && !immediate_ && t->priority <= 0) {
@@ -164,14 +184,6 @@ void worker::make_ready(task *t) {
     return;
   }
   push_ready(t);
-}
-
-void worker::signal_waiter(task *t) {
-  // The waiter lives on the waiting thread's stack: read what we need first,
-  // the store below lets it return.
-  int wid = static_cast<int>(reinterpret_cast<intptr_t>(t->arg));
-  t->children.store(1, std::memory_order_seq_cst);
-  rt_.wake(wid);
 }
 
 void worker::record_exception(task *t, std::exception_ptr e) {
@@ -377,13 +389,24 @@ task *worker::find_work() {
     return t;
   dependency_engine &eng = rt_.engine();
   if (eng.holds_ready_tasks())
-    if (task *t = eng.fetch(*this))
-      return t;
+    while (task *t = eng.fetch(*this)) {
+      // The engine's queue serves every team: run only our team's tasks.
+      if (!(t->flags & TASK_WAITER) && runtime::home_slot(t)->owner == team_)
+        return t;
+      rt_.engine_ready(t);
+    }
   return steal();
 }
 
-bool worker::work_visible() const {
+void worker::drain_engine() {
+  while (task *t = rt_.engine().fetch(*this))
+    rt_.engine_ready(t);
+}
+
+bool worker::work_visible() {
   if (team_->has_priority_tasks())
+    return true;
+  if (rt_.engine().holds_ready_tasks() && rt_.engine().has_ready(*this))
     return true;
   for (int i = 0; i < team_->size(); ++i)
     if (team_->slot(i).deque.maybe_nonempty())

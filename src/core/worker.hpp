@@ -26,7 +26,7 @@ class runtime;
 // Single-writer counters: only the owning worker writes, anyone may read.
 struct worker_counters {
   std::atomic<uint64_t> spawned{0}, finished{0}, steals{0}, immediate{0},
-      sleeps{0}, full{0}, undeferred{0};
+      sleeps{0}, full{0}, undeferred{0}, serialized{0};
   static void bump(std::atomic<uint64_t> &c) {
     c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
@@ -115,13 +115,14 @@ private:
   friend class runtime;
   task *find_work();
   task *steal();
-  bool work_visible() const;
+  bool work_visible();
+  // Tasks the engine queued for this worker while it is in no team.
+  void drain_engine();
   template <class Cond> void sleep_unless(Cond cond);
   void execute(task *t);
   void finish(task *t);
   void complete(task *t); // retirement and counts (after a detach event)
   void record_exception(task *t, std::exception_ptr e);
-  void signal_waiter(task *t);
   void count_finished_child(task *parent);
 
   runtime &rt_;

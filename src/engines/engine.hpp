@@ -28,6 +28,10 @@
 // A task returned by fetch() may belong to any team, or be a TASK_WAITER:
 // the core runs it, routes it to its team, or releases the waiter.
 //
+// retire() and task_free() are also called for tasks the engine never saw
+// (run undeferred or serialized by the core: TASK_NO_SUCCESSORS set and
+// engine_data still 0): an engine ignores those.
+//
 // Tasks and their engine fields: an engine may use task::engine_data (32
 // bits: a table index), task::domain (opaque: a parent's state over its
 // children; the core only tests it for null to call children_done and

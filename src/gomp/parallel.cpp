@@ -10,8 +10,6 @@
 namespace weft::gomp {
 namespace {
 
-std::once_flag g_env_once;
-std::unique_ptr<worksharing_engine> g_ws_engine;
 
 void free_gomp_team(void *p) { delete static_cast<gomp_team *>(p); }
 
@@ -42,14 +40,6 @@ gomp_team *team_state(team *t) {
 }
 
 void start_runtime() {
-  std::call_once(g_env_once, [] {
-    const char *e = std::getenv("WEFT_WS_ENGINE");
-    std::string name = e && *e ? e : "sw";
-    g_ws_engine = make_ws_engine(name);
-    if (!g_ws_engine)
-      fatal("WEFT_WS_ENGINE=%s: unknown work-sharing engine (known: %s)",
-            name.c_str(), ws_engine_names());
-  });
   // Threads of the program's own may get here at the same time.
   static std::mutex start_lock;
   std::lock_guard<std::mutex> lk(start_lock);
@@ -93,7 +83,9 @@ void member_body(worker &w, int, void *data) {
 
 } // namespace
 
-worksharing_engine &ws_engine() { return *g_ws_engine; }
+worksharing_engine &ws_engine() {
+  return g_runtime.load(std::memory_order_relaxed)->ws_engine();
+}
 
 [[noreturn]] void unsupported(const char *what) {
   fatal("OpenMP: %s is not supported by weft", what);

@@ -212,6 +212,11 @@ TEST_F(BadInput, TaskwaitDepsBad) {
 TEST_F(BadInput, StatsNull) {
   EXPECT_EQ(weft_stats_get(nullptr), WEFT_EINVAL);
   EXPECT_TRUE(has(err(), "weft_stats_get")) << err();
+  EXPECT_EQ(weft_engine_counters(nullptr, 3), WEFT_EINVAL);
+  EXPECT_TRUE(has(err(), "weft_engine_counters")) << err();
+  weft_counter c[1];
+  EXPECT_EQ(weft_engine_counters(c, -1), WEFT_EINVAL);
+  EXPECT_TRUE(has(err(), "max=-1")) << err();
 }
 
 // A rejected spawn inside a task: the task carries on.

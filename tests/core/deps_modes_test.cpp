@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -267,6 +269,12 @@ TEST(Deps, InoutsetOrderedAgainstOtherModes) {
 TEST(Deps, InoutsetMembersOverlap) {
   if (weft_num_threads() < 2)
     GTEST_SKIP() << "needs at least 2 threads";
+  // The hardware models know in/out/inout only and submit an inoutset
+  // member as inout (docs/engines.md): members then run one after another,
+  // which OpenMP allows; the ordering checks above still apply to them.
+  if (std::strcmp(wt::engine_name(), "nexus") == 0 ||
+      std::strcmp(wt::engine_name(), "picos") == 0)
+    GTEST_SKIP() << wt::engine_name() << " serializes inoutset members";
   bool conclusive = false;
   for (int attempt = 0; attempt < 10 && !conclusive; ++attempt) {
     int x = 0;

@@ -216,6 +216,44 @@ TEST(Runtime, StatsCountTasksAndName) {
   EXPECT_EQ(after.tasks_spawned, after.tasks_run) << "all spawned tasks ran";
   if (std::strcmp(after.engine, "sw") == 0) {
     EXPECT_EQ(after.modelled_cycles, 0u);
+  } else {
+    // A hardware model counts what the unit would have spent on them.
+    EXPECT_GT(after.modelled_cycles, before.modelled_cycles);
+  }
+}
+
+// The engines' own counters: named, distinct, and a hardware model's grow
+// with the work it is given.
+TEST(Runtime, EngineCountersNamedAndGrowing) {
+  int n = weft_engine_counters(nullptr, 0);
+  ASSERT_GE(n, 0) << weft_last_error();
+  std::vector<weft_counter> before(static_cast<size_t>(n));
+  ASSERT_EQ(weft_engine_counters(before.data(), n), n);
+  std::set<std::string> names;
+  for (const weft_counter &c : before) {
+    ASSERT_NE(c.name, nullptr);
+    EXPECT_TRUE(names.insert(c.name).second) << "duplicate counter " << c.name;
+  }
+  int x = 0;
+  for (int i = 0; i < 200; ++i)
+    WT_SPAWN({{&x, WEFT_INOUT}}, [] {});
+  WT_TASKWAIT();
+  std::vector<weft_counter> after(static_cast<size_t>(n));
+  ASSERT_EQ(weft_engine_counters(after.data(), n), n);
+  uint64_t grown = 0;
+  for (int i = 0; i < n; ++i) {
+    EXPECT_STREQ(after[i].name, before[i].name);
+    grown += after[i].value != before[i].value;
+  }
+  if (std::strcmp(wt::engine_name(), "sw") != 0) {
+    EXPECT_GT(n, 0) << "a hardware model reports its counters";
+    EXPECT_GT(grown, 0u);
+  }
+  // Fewer slots than counters: only max are written, the count is still n.
+  if (n > 1) {
+    weft_counter one[1] = {{nullptr, 0}};
+    EXPECT_EQ(weft_engine_counters(one, 1), n);
+    EXPECT_STREQ(one[0].name, after[0].name);
   }
 }
 
