@@ -12,18 +12,21 @@
 
 namespace weft::hwse {
 
+// The primitives issued per chunk, section or task come first: their
+// counters share the unit's queue line (hwse_unit.hpp).
 enum class primitive : uint8_t {
-  sections_init,  // write the section count
   sections_fetch, // read the next section number
-  loop_init,      // write LOOP_START, LOOP_END, LOOP_INCR (locked)
   loop_fetch,     // read istart, iend (locked)
-  guided_init,    // loop_init plus the team size (locked; extension)
-  guided_fetch,   // loop_fetch plus the divide (locked; extension)
-  end,            // update the member's work-share register
-  heap_init,      // write heap base, heap size, bin size (locked)
   alloc,          // read a bin address
   free,           // write a bin address
+  guided_fetch,   // loop_fetch plus the divide (locked; extension)
+  end,            // update the member's work-share register
+  sections_init,  // write the section count
+  loop_init,      // write LOOP_START, LOOP_END, LOOP_INCR (locked)
+  guided_init,    // loop_init plus the team size (locked; extension)
+  heap_init,      // write heap base, heap size, bin size (locked)
 };
+inline constexpr int kHotPrimitiveKinds = 4;
 inline constexpr int kPrimitiveKinds = 10;
 
 inline constexpr uint32_t kCrossingCycles = 2; // interconnect, both ways

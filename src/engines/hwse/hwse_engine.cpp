@@ -37,6 +37,9 @@ void engine::init(ws_state &ws, const ws_loop &loop) {
   unit_.serve(init_kind(loop), [&] {
     ws.loop = loop;
     ws.next.store(0, std::memory_order_relaxed);
+    unit::registers &r = unit_.regs();
+    r.bank = &ws;
+    r.start = 0;
   });
 }
 
@@ -45,14 +48,24 @@ bool engine::fetch(ws_state &ws, uint64_t *begin, uint64_t *end) {
   // before any member fetches): the kind can be chosen before arriving.
   const ws_loop &l = ws.loop;
   return unit_.serve(fetch_kind(l), [&] {
-    loop_registers r{
-        ws.next.load(std::memory_order_relaxed), l.count, l.chunk,
+    // LOOP_START from the unit's registers when they hold this bank (no
+    // miss on the work share's line), else from the bank. Every new value
+    // is written through to the bank, so switching banks loses nothing and
+    // the unit never writes to a work share outside its own primitives
+    // (which may have been freed since).
+    unit::registers &r = unit_.regs();
+    loop_registers lr{
+        r.bank == &ws ? r.start : ws.next.load(std::memory_order_relaxed),
+        l.count, l.chunk,
         l.kind == ws_kind::guided
             ? static_cast<uint64_t>(l.nthreads < 1 ? 1 : l.nthreads)
             : 0};
-    if (!next_chunk(r, begin, end))
+    r.bank = &ws;
+    r.start = lr.start;
+    if (!next_chunk(lr, begin, end))
       return false;
-    ws.next.store(r.start, std::memory_order_relaxed);
+    r.start = lr.start;
+    ws.next.store(lr.start, std::memory_order_relaxed);
     return true;
   });
 }
@@ -97,11 +110,11 @@ void engine::add_stats(ws_stats &out) const {
     out.add(shape(static_cast<primitive>(i)).name,
             n(static_cast<primitive>(i)));
   out.add("hwse.primitives", unit_.primitives());
-  out.add("hwse.cycles", busy);
-  out.add("hwse.ns", cycles_to_ns(busy));
+  out.add("hwse.modelled_cycles", busy);
+  out.add("hwse.modelled_ns", cycles_to_ns(busy));
   out.add("hwse.contention.waits", unit_.waits());
-  out.add("hwse.contention.cycles", unit_.wait_cycles());
-  out.add("hwse.contention.ns", cycles_to_ns(unit_.wait_cycles()));
+  out.add("hwse.contention.wait_cycles", unit_.wait_cycles());
+  out.add("hwse.contention.wait_ns", cycles_to_ns(unit_.wait_cycles()));
   out.add("hwse.bins", cfg_.bins);
   if (!bins_)
     return;

@@ -2,44 +2,53 @@
 
 #include "../../core/futex.hpp"
 
+#include <cstddef>
 #include <thread>
 
 namespace weft::hwse {
 
-// Takes a ticket adding c cycles to the queue, waits for its turn.
-uint32_t unit::take(uint64_t c, uint32_t *ahead) {
-  const uint64_t old =
-      queue_.fetch_add((uint64_t(1) << 32) | c, std::memory_order_relaxed);
-  const auto ticket = static_cast<uint32_t>(old >> 32);
-  *ahead = static_cast<uint32_t>(old);
-  // The holder may have been preempted (more threads than cores): yield
-  // after a short spin so that it runs.
-  for (int i = 0; serving_.load(std::memory_order_acquire) != ticket; ++i) {
+// The unit was busy (busy_ held `seen`): joins the modelled queue, then
+// takes the unit as soon as it is free (test-and-test-and-set: whoever runs
+// gets it, so a preempted waiter holds nobody up). Returns the cycles ahead
+// of it when it arrived.
+uint32_t unit::queue_and_take(uint32_t c, uint32_t seen) {
+  const uint32_t ahead =
+      (seen ? seen - 1 : 0) + waiting_.fetch_add(c, std::memory_order_relaxed);
+  for (int i = 0;; ++i) {
+    uint32_t b = busy_.load(std::memory_order_relaxed);
+    if (b == 0 &&
+        busy_.compare_exchange_weak(b, c + 1, std::memory_order_acquire,
+                                    std::memory_order_relaxed))
+      break;
+    // The holder may have been preempted (more threads than cores): yield
+    // after a short spin so that it runs.
     if (i < 64)
       cpu_relax();
     else
       std::this_thread::yield();
   }
-  return ticket;
+  waiting_.fetch_sub(c, std::memory_order_relaxed);
+  return ahead;
 }
 
-uint32_t unit::arrive(primitive p) {
-  uint32_t ahead;
-  const uint32_t ticket = take(cycles(p), &ahead);
-  if (ahead) {
+void unit::wait(primitive p, uint32_t seen) {
+  if (uint32_t ahead = queue_and_take(cycles(p), seen)) {
     bump(waits_, 1);
     bump(wait_cycles_, ahead);
   }
-  return ticket;
 }
 
-void unit::leave(uint32_t ticket, primitive p) {
-  bump(count_[static_cast<int>(p)], 1);
-  queue_.fetch_sub(cycles(p), std::memory_order_relaxed);
-  serving_.store(ticket + 1, std::memory_order_release);
+void unit::take_uncounted() {
+  uint32_t seen = 0;
+  if (!busy_.compare_exchange_strong(seen, 1, std::memory_order_acquire,
+                                     std::memory_order_relaxed))
+    queue_and_take(0, seen);
 }
 
 uint64_t unit::primitives() const {
+  static_assert(
+      offsetof(unit, count_) + kHotPrimitiveKinds * sizeof(uint64_t) <= 64,
+      "the hot counters share the lock's line");
   uint64_t n = 0;
   for (int i = 0; i < kPrimitiveKinds; ++i)
     n += count_[i].load(std::memory_order_relaxed);

@@ -1,9 +1,12 @@
 // The HWSE control FSM as a shared resource: it serves one primitive at a
-// time, in the order the requests arrive (a ticket queue). Each primitive is
-// counted with its cycles from the cost model; a request that finds the unit
-// busy is counted as a contention wait of the cycles of every primitive in
-// the unit or queued ahead of it when it arrived (an upper bound: the one
-// being served may be partly done).
+// time. Each primitive is counted with its cycles from the cost model. A
+// request that finds the unit busy waits (in software: spins, then yields)
+// and is counted as a contention wait of the cycles of the primitive in the
+// unit plus those of the requests already waiting when it arrived (the
+// modelled queue; the one in the unit is counted whole, so this is an upper
+// bound by less than one primitive). Which waiting request goes next is the
+// interconnect's arbitration, left unspecified: the modelled wait does not
+// depend on it.
 #pragma once
 
 #include "hwse_cost_model.hpp"
@@ -20,10 +23,9 @@ public:
   template <class Body> decltype(auto) serve(primitive p, Body &&body) {
     struct holder {
       unit &u;
-      uint32_t ticket;
       primitive p;
-      ~holder() { u.leave(ticket, p); }
-    } h{*this, arrive(p), p};
+      ~holder() { u.leave(p); }
+    } h{*this, (acquire(p), p)};
     return body();
   }
 
@@ -32,9 +34,8 @@ public:
   template <class Body> decltype(auto) inspect(Body &&body) {
     struct holder {
       unit &u;
-      uint32_t ticket;
-      ~holder() { u.leave_uncounted(ticket); }
-    } h{*this, arrive_uncounted()};
+      ~holder() { u.busy_.store(0, std::memory_order_release); }
+    } h{(take_uncounted(), *this)};
     return body();
   }
 
@@ -48,34 +49,55 @@ public:
   uint64_t wait_cycles() const {
     return wait_cycles_.load(std::memory_order_relaxed);
   }
-  // Cycles of the primitives in the unit or queued now.
+
+  // The unit's own register set: the bank (work share) it served last and
+  // its LOOP_START. Only the holder of the unit (inside serve) uses it.
+  struct registers {
+    const void *bank = nullptr;
+    uint64_t start = 0;
+  };
+  registers &regs() { return regs_; }
+
+  // Cycles of the primitive in the unit and of the requests waiting now.
   uint32_t queued_cycles() const {
-    return static_cast<uint32_t>(queue_.load(std::memory_order_relaxed));
+    uint32_t b = busy_.load(std::memory_order_relaxed);
+    return (b ? b - 1 : 0) + waiting_.load(std::memory_order_relaxed);
   }
 
 private:
-  uint32_t arrive(primitive p);
-  void leave(uint32_t ticket, primitive p);
-  uint32_t take(uint64_t cycles, uint32_t *ahead);
-  uint32_t arrive_uncounted() {
-    uint32_t ahead;
-    return take(0, &ahead);
+  void acquire(primitive p) {
+    // The uncontended path: one CAS here, one store in leave().
+    uint32_t seen = 0;
+    if (__builtin_expect(!busy_.compare_exchange_strong(
+                             seen, cycles(p) + 1, std::memory_order_acquire,
+                             std::memory_order_relaxed),
+                         0))
+      wait(p, seen);
   }
-  void leave_uncounted(uint32_t ticket) {
-    serving_.store(ticket + 1, std::memory_order_release);
+  void wait(primitive p, uint32_t seen);
+  uint32_t queue_and_take(uint32_t c, uint32_t seen);
+  void take_uncounted(); // for inspect: busy_ = 1, nothing counted
+  void leave(primitive p) {
+    bump(count_[static_cast<int>(p)], 1);
+    busy_.store(0, std::memory_order_release);
   }
   static void bump(std::atomic<uint64_t> &c, uint64_t by) {
     // Only the holder of the unit writes: no read-modify-write needed.
     c.store(c.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
   }
 
-  // High 32 bits: the next ticket (wraps off the top). Low 32 bits: cycles
-  // of the primitives arrived and not yet served (at most members x 16, far
-  // below 2^32, so adding to it never carries into the ticket).
-  alignas(128) std::atomic<uint64_t> queue_{0};
-  std::atomic<uint32_t> serving_{0};
-  // Written by the holder only; next to the queue's line.
-  alignas(64) std::atomic<uint64_t> count_[kPrimitiveKinds] = {};
+  // One line holds what every primitive touches: the lock, the queue, the
+  // register set and the counters of the per-chunk, per-section and
+  // per-task primitives; a holder owns it from its CAS to its release.
+  //
+  // busy_: 0 when free, else 1 + the cycles of the primitive being served
+  // (1 alone: a statistics read). waiting_: the cycles of the requests
+  // waiting (at most members x 16).
+  alignas(64) std::atomic<uint32_t> busy_{0};
+  std::atomic<uint32_t> waiting_{0};
+  registers regs_;
+  // Written by the holder only.
+  std::atomic<uint64_t> count_[kPrimitiveKinds] = {};
   std::atomic<uint64_t> waits_{0};
   std::atomic<uint64_t> wait_cycles_{0};
 };
