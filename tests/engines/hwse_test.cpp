@@ -107,45 +107,45 @@ TEST(HwseCostModel, CyclesPerPrimitiveAsDocumented) {
 TEST(HwseLoopDatapath, DynamicChunksAndEnd) {
   loop_registers r{0, 10, 4};
   uint64_t b, e;
-  ASSERT_TRUE(next_chunk(r, &b, &e));
+  ASSERT_TRUE(next_chunk(r, 0, &b, &e));
   EXPECT_EQ(b, 0u);
   EXPECT_EQ(e, 4u);
-  ASSERT_TRUE(next_chunk(r, &b, &e));
+  ASSERT_TRUE(next_chunk(r, 0, &b, &e));
   EXPECT_EQ(b, 4u);
   EXPECT_EQ(e, 8u);
-  ASSERT_TRUE(next_chunk(r, &b, &e));
+  ASSERT_TRUE(next_chunk(r, 0, &b, &e));
   EXPECT_EQ(b, 8u);
   EXPECT_EQ(e, 10u);
-  EXPECT_FALSE(next_chunk(r, &b, &e));
+  EXPECT_FALSE(next_chunk(r, 0, &b, &e));
   EXPECT_EQ(r.start, 10u);
   loop_registers empty{0, 0, 1};
-  EXPECT_FALSE(next_chunk(empty, &b, &e));
+  EXPECT_FALSE(next_chunk(empty, 0, &b, &e));
 }
 
 TEST(HwseLoopDatapath, NeverWrapsAtTheTopOfTheRange) {
   const uint64_t max = UINT64_MAX;
   loop_registers r{max - 5, max, max}; // chunk larger than what is left
   uint64_t b, e;
-  ASSERT_TRUE(next_chunk(r, &b, &e));
+  ASSERT_TRUE(next_chunk(r, 0, &b, &e));
   EXPECT_EQ(b, max - 5);
   EXPECT_EQ(e, max);
-  EXPECT_FALSE(next_chunk(r, &b, &e));
+  EXPECT_FALSE(next_chunk(r, 0, &b, &e));
 }
 
 TEST(HwseLoopDatapath, GuidedShareIsCeilOfLeftOverMembers) {
-  loop_registers r{0, 100, 2, 4};
+  loop_registers r{0, 100, 2};
   uint64_t b, e;
-  ASSERT_TRUE(next_chunk(r, &b, &e)); // ceil(100 / 4) = 25
+  ASSERT_TRUE(next_chunk(r, 4, &b, &e)); // ceil(100 / 4) = 25
   EXPECT_EQ(e - b, 25u);
-  ASSERT_TRUE(next_chunk(r, &b, &e)); // ceil(75 / 4) = 19
+  ASSERT_TRUE(next_chunk(r, 4, &b, &e)); // ceil(75 / 4) = 19
   EXPECT_EQ(e - b, 19u);
-  ASSERT_TRUE(next_chunk(r, &b, &e)); // ceil(56 / 4) = 14
+  ASSERT_TRUE(next_chunk(r, 4, &b, &e)); // ceil(56 / 4) = 14
   EXPECT_EQ(e - b, 14u);
-  loop_registers tail{95, 100, 2, 4}; // ceil(5 / 4) = 2 = chunk
-  ASSERT_TRUE(next_chunk(tail, &b, &e));
+  loop_registers tail{95, 100, 2}; // ceil(5 / 4) = 2 = chunk
+  ASSERT_TRUE(next_chunk(tail, 4, &b, &e));
   EXPECT_EQ(e - b, 2u);
-  loop_registers last{99, 100, 3, 4}; // less than the chunk left
-  ASSERT_TRUE(next_chunk(last, &b, &e));
+  loop_registers last{99, 100, 3}; // less than the chunk left
+  ASSERT_TRUE(next_chunk(last, 4, &b, &e));
   EXPECT_EQ(b, 99u);
   EXPECT_EQ(e, 100u);
 }
@@ -589,6 +589,37 @@ TEST(HwseBinsDeathTest, BadFreesAreFatal) {
         a.free(static_cast<char *>(a.alloc()) + 64);
       },
       "not a memory bin");
+  EXPECT_DEATH(
+      {
+        bin_allocator a(4, kBlockSize, 32);
+        a.alloc();
+        a.free(static_cast<char *>(a.alloc()) + kBlockSize);
+      },
+      "never handed out");
+  // A freed bin written to (a use after free) is caught when handed out.
+  EXPECT_DEATH(
+      {
+        bin_allocator a(1, kBlockSize, 32);
+        void *p = a.alloc();
+        a.free(p);
+        std::memset(p, 0, 16);
+        a.alloc();
+      },
+      "not marked free");
+}
+
+TEST(HwseBins, ABinInUseMayHoldAnyData) {
+  // The user owns all of a bin while it is in use, its first words too.
+  bin_allocator a(2, kBlockSize, 32);
+  void *p = a.alloc();
+  std::memset(p, 0xff, kBlockSize);
+  a.free(p);
+  a.alloc(); // the second fresh bin
+  void *q = a.alloc();
+  EXPECT_EQ(q, p);
+  std::memset(q, 0, kBlockSize);
+  a.free(q);
+  EXPECT_EQ(a.alloc(), p);
 }
 
 TEST(HwseEngine, DescriptorBinsThroughThePrimitives) {

@@ -9,8 +9,10 @@
 // a software overflow list threaded through the free bins themselves (never
 // lost, no memory of its own), and an alloc that finds the FIFO empty takes
 // one from that list. Every bin is therefore reusable, whatever the FIFO's
-// depth. A bin is handed out at most once until freed: a free of an address
-// that is not a bin in use is fatal.
+// depth. A bin is handed out at most once until freed: a free bin carries a
+// mark (its second word: its address xor a constant), checked by every free
+// (a bin already marked was freed twice) and every alloc from the FIFO or
+// the list; a free of an address that is not a bin handed out is fatal.
 //
 // Not thread-safe: the unit serves one primitive at a time.
 #pragma once
@@ -20,14 +22,13 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 namespace weft::hwse {
 
 class bin_allocator {
 public:
-  // INIT: `bins` bins of `bin_size` bytes (a multiple of 64), 64-byte
-  // aligned, and a FIFO of fifo_depth entries (32, 64 or 128).
+  // INIT: `bins` bins of `bin_size` bytes (a multiple of 64, at least 16),
+  // 64-byte aligned, and a FIFO of fifo_depth entries (32, 64 or 128).
   bin_allocator(uint32_t bins, std::size_t bin_size, uint32_t fifo_depth);
   ~bin_allocator();
   bin_allocator(const bin_allocator &) = delete;
@@ -43,9 +44,9 @@ public:
   uint32_t bins() const { return bins_; }
   std::size_t bin_size() const { return bin_size_; }
   const fifo &queue() const { return fifo_; }
-  uint64_t handed_out() const { return handed_out_; } // allocs served
-  uint64_t fresh() const { return fresh_; }           // of them, new bins
-  uint64_t exhausted() const { return exhausted_; }   // nullptr answers
+  uint64_t handed_out() const { return handed_out_; }        // allocs served
+  uint64_t fresh() const { return regs_.start / bin_size_; } // new bins
+  uint64_t exhausted() const { return exhausted_; }          // nullptr answers
   uint32_t in_use() const { return in_use_; }
   uint32_t in_use_peak() const { return in_use_peak_; }
   uint64_t overflow_frees() const { return overflow_frees_; }
@@ -54,19 +55,23 @@ public:
 
 private:
   uint32_t index_of(const void *b) const;
+  void *take_overflow();
+  void put_overflow(void *b);
 
-  char *heap_ = nullptr;
-  uint32_t bins_;
-  std::size_t bin_size_;
-  loop_registers regs_; // fresh bins: byte offsets into the heap
+  // What every alloc and free writes, in one line (with the unit's line,
+  // all a primitive moves between cores besides the bin and a FIFO slot).
+  alignas(64) loop_registers regs_; // fresh bins: byte offsets in the heap
   fifo fifo_;
   void *overflow_ = nullptr; // free bins the FIFO had no room for
-  uint32_t overflow_n_ = 0;
-  std::vector<uint8_t> used_; // per bin: handed out and not freed
-  uint64_t handed_out_ = 0, fresh_ = 0, exhausted_ = 0;
+  uint64_t handed_out_ = 0;
   uint32_t in_use_ = 0, in_use_peak_ = 0;
+  // Read-only after INIT, and the rare paths' counters.
+  alignas(64) char *heap_ = nullptr;
+  uint32_t bins_;
+  std::size_t bin_size_;
+  uint64_t exhausted_ = 0;
+  uint32_t overflow_n_ = 0, overflow_peak_ = 0;
   uint64_t overflow_frees_ = 0, overflow_allocs_ = 0;
-  uint32_t overflow_peak_ = 0;
 };
 
 } // namespace weft::hwse

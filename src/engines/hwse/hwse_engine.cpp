@@ -3,6 +3,8 @@
 #include "../../core/error.hpp"
 #include "../../core/task_pool.hpp"
 
+#include <algorithm>
+
 namespace weft::hwse {
 namespace {
 
@@ -54,15 +56,16 @@ bool engine::fetch(ws_state &ws, uint64_t *begin, uint64_t *end) {
     // the unit never writes to a work share outside its own primitives
     // (which may have been freed since).
     unit::registers &r = unit_.regs();
-    loop_registers lr{
-        r.bank == &ws ? r.start : ws.next.load(std::memory_order_relaxed),
-        l.count, l.chunk,
+    loop_registers lr{r.bank == &ws ? r.start
+                                    : ws.next.load(std::memory_order_relaxed),
+                      l.count, l.chunk};
+    const uint64_t members =
         l.kind == ws_kind::guided
-            ? static_cast<uint64_t>(l.nthreads < 1 ? 1 : l.nthreads)
-            : 0};
+            ? static_cast<uint64_t>(std::max(l.nthreads, 1))
+            : 0;
     r.bank = &ws;
     r.start = lr.start;
-    if (!next_chunk(lr, begin, end))
+    if (!next_chunk(lr, members, begin, end))
       return false;
     r.start = lr.start;
     ws.next.store(lr.start, std::memory_order_relaxed);

@@ -11,14 +11,17 @@ class fifo {
 public:
   // depth: 32, 64 or 128 (anything else is fatal).
   explicit fifo(uint32_t depth);
+  fifo(const fifo &) = delete;
+  fifo &operator=(const fifo &) = delete;
 
   // Appends p; false (and nothing changes) when the FIFO is full.
   bool push(void *p) {
-    if (tail_ - head_ == depth_)
+    const uint16_t n = static_cast<uint16_t>(tail_ - head_);
+    if (n == depth_)
       return false;
     slot_[tail_++ & (depth_ - 1)] = p;
-    if (tail_ - head_ > peak_)
-      peak_ = tail_ - head_;
+    if (n + 1 > peak_)
+      peak_ = static_cast<uint16_t>(n + 1);
     return true;
   }
   // The oldest entry, or nullptr when the FIFO is empty.
@@ -28,15 +31,17 @@ public:
     return slot_[head_++ & (depth_ - 1)];
   }
 
-  uint32_t size() const { return tail_ - head_; }
+  uint32_t size() const { return static_cast<uint16_t>(tail_ - head_); }
   uint32_t depth() const { return depth_; }
   uint32_t peak() const { return peak_; } // highest occupancy seen
 
 private:
   std::unique_ptr<void *[]> slot_;
-  uint32_t depth_;
-  uint32_t head_ = 0, tail_ = 0; // free-running; wrap together
-  uint32_t peak_ = 0;
+  // Free-running 16-bit positions (the depth divides 2^16): 16 bytes in all,
+  // so the allocator keeps the FIFO in its one hot line.
+  uint16_t depth_;
+  uint16_t head_ = 0, tail_ = 0;
+  uint16_t peak_ = 0;
 };
 
 } // namespace weft::hwse

@@ -14,18 +14,19 @@ struct loop_registers {
   uint64_t start; // LOOP_START: advanced by each FETCH
   uint64_t end;   // LOOP_END
   uint64_t incr;  // LOOP_INCR: the chunk (guided: the minimum chunk), >= 1
-  uint64_t members = 0; // guided only: the divisor (>= 1); 0 = dynamic
 };
 
 // The next chunk [*b, *e) and the new LOOP_START in r.start, or false (r
-// unchanged) when no iteration is left.
-inline bool next_chunk(loop_registers &r, uint64_t *b, uint64_t *e) {
+// unchanged) when no iteration is left. members: 0 for dynamic chunks, the
+// team size for guided ones.
+inline bool next_chunk(loop_registers &r, uint64_t members, uint64_t *b,
+                       uint64_t *e) {
   if (r.start >= r.end)
     return false;
   const uint64_t left = r.end - r.start;
   uint64_t q = r.incr;
-  if (r.members) {
-    uint64_t share = left / r.members + (left % r.members != 0);
+  if (members) {
+    uint64_t share = left / members + (left % members != 0);
     if (share > q)
       q = share;
   }
