@@ -7,6 +7,7 @@
 namespace weft {
 
 std::unique_ptr<worksharing_engine> make_sw_ws_engine();
+std::unique_ptr<worksharing_engine> make_hwse_ws_engine();
 
 std::unique_ptr<dependency_engine> make_engine(const std::string &name,
                                                int nworkers) {
@@ -20,9 +21,11 @@ const char *engine_names() { return "sw"; }
 std::unique_ptr<worksharing_engine> make_ws_engine(const std::string &name) {
   if (name == "sw")
     return make_sw_ws_engine();
+  if (name == "hwse")
+    return make_hwse_ws_engine();
   return nullptr;
 }
 
-const char *ws_engine_names() { return "sw"; }
+const char *ws_engine_names() { return "sw, hwse"; }
 
 } // namespace weft
