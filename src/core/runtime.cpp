@@ -369,10 +369,19 @@ void runtime::serialize(worker &w, task *parent, task *t) {
   // after and before each of them whatever their dependences.
   worker_counters::bump(w.counters().serialized);
   uint64_t earlier = parent->created - 1;
-  w.wait_until([parent, earlier] {
+  auto done = [parent, earlier] {
     return finished_children(parent->children.load(
                std::memory_order_acquire)) >= earlier;
-  });
+  };
+  if (!done()) {
+    // As taskwait: the child that finishes last must wake us.
+    parent->children.fetch_or(kChildWaiting | (uint64_t(w.id())
+                                               << kChildWaiterShift),
+                              std::memory_order_seq_cst);
+    w.wait_until(done);
+    parent->children.fetch_and(~(kChildWaiting | kChildWaiterMask),
+                               std::memory_order_relaxed);
+  }
   w.run_undeferred(t);
 }
 
