@@ -305,6 +305,7 @@ void runtime::wait_all_tasks(worker &w) {
 int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
   task *parent = w.current();
   t->parent = parent;
+  t->home = w.slot();
   t->group = parent->cur_group ? parent->cur_group : parent->group;
   if (t->group)
     t->group->count.fetch_add(1, std::memory_order_relaxed);
@@ -479,13 +480,7 @@ bool runtime::try_wake(worker &w) {
   return true;
 }
 
-team_slot *runtime::home_slot(task *t) {
-  task *root = t->parent;
-  while (!(root->flags & TASK_ROOT))
-    root = root->parent;
-  return reinterpret_cast<team_slot *>(reinterpret_cast<char *>(root) -
-                                       offsetof(team_slot, implicit));
-}
+team_slot *runtime::home_slot(task *t) { return t->home; }
 
 void runtime::release_waiter(task *t) {
   // The waiter lives on the waiting thread's stack: read what we need first,

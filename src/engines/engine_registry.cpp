@@ -1,6 +1,7 @@
 // The engines by name: WEFT_ENGINE picks a dependency engine, WEFT_WS_ENGINE
 // a work-sharing engine.
 #include "engine.hpp"
+#include "picos/picos_engine.hpp"
 #include "sw_engine.hpp"
 #include "worksharing_engine.hpp"
 
@@ -13,10 +14,12 @@ std::unique_ptr<dependency_engine> make_engine(const std::string &name,
                                                int nworkers) {
   if (name == "sw")
     return std::make_unique<sw_engine>(nworkers);
+  if (name == "picos")
+    return std::make_unique<picos_engine>(nworkers);
   return nullptr;
 }
 
-const char *engine_names() { return "sw"; }
+const char *engine_names() { return "sw, picos"; }
 
 std::unique_ptr<worksharing_engine> make_ws_engine(const std::string &name) {
   if (name == "sw")
