@@ -63,13 +63,12 @@ bool engine::fetch(ws_state &ws, uint64_t *begin, uint64_t *end) {
         l.kind == ws_kind::guided
             ? static_cast<uint64_t>(std::max(l.nthreads, 1))
             : 0;
+    const bool got = next_chunk(lr, members, begin, end);
     r.bank = &ws;
     r.start = lr.start;
-    if (!next_chunk(lr, members, begin, end))
-      return false;
-    r.start = lr.start;
-    ws.next.store(lr.start, std::memory_order_relaxed);
-    return true;
+    if (got)
+      ws.next.store(lr.start, std::memory_order_relaxed);
+    return got;
   });
 }
 
