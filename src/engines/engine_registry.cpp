@@ -7,15 +7,18 @@
 namespace weft {
 
 std::unique_ptr<worksharing_engine> make_sw_ws_engine();
+std::unique_ptr<dependency_engine> make_nexus_engine(); // nexus/
 
 std::unique_ptr<dependency_engine> make_engine(const std::string &name,
                                                int nworkers) {
   if (name == "sw")
     return std::make_unique<sw_engine>(nworkers);
+  if (name == "nexus")
+    return make_nexus_engine();
   return nullptr;
 }
 
-const char *engine_names() { return "sw"; }
+const char *engine_names() { return "sw, nexus"; }
 
 std::unique_ptr<worksharing_engine> make_ws_engine(const std::string &name) {
   if (name == "sw")
