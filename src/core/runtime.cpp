@@ -305,6 +305,7 @@ void runtime::wait_all_tasks(worker &w) {
 int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
   task *parent = w.current();
   t->parent = parent;
+  t->home = w.slot();
   t->group = parent->cur_group ? parent->cur_group : parent->group;
   if (t->group)
     t->group->count.fetch_add(1, std::memory_order_relaxed);
@@ -368,10 +369,19 @@ void runtime::serialize(worker &w, task *parent, task *t) {
   // after and before each of them whatever their dependences.
   worker_counters::bump(w.counters().serialized);
   uint64_t earlier = parent->created - 1;
-  w.wait_until([parent, earlier] {
+  auto done = [parent, earlier] {
     return finished_children(parent->children.load(
                std::memory_order_acquire)) >= earlier;
-  });
+  };
+  if (!done()) {
+    // As taskwait: the child that finishes last must wake us.
+    parent->children.fetch_or(kChildWaiting | (uint64_t(w.id())
+                                               << kChildWaiterShift),
+                              std::memory_order_seq_cst);
+    w.wait_until(done);
+    parent->children.fetch_and(~(kChildWaiting | kChildWaiterMask),
+                               std::memory_order_relaxed);
+  }
   w.run_undeferred(t);
 }
 
@@ -479,13 +489,7 @@ bool runtime::try_wake(worker &w) {
   return true;
 }
 
-team_slot *runtime::home_slot(task *t) {
-  task *root = t->parent;
-  while (!(root->flags & TASK_ROOT))
-    root = root->parent;
-  return reinterpret_cast<team_slot *>(reinterpret_cast<char *>(root) -
-                                       offsetof(team_slot, implicit));
-}
+team_slot *runtime::home_slot(task *t) { return t->home; }
 
 void runtime::release_waiter(task *t) {
   // The waiter lives on the waiting thread's stack: read what we need first,

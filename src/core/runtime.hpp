@@ -86,7 +86,8 @@ public:
   void engine_ready(task *t);
   // The taskwait-depend waiter t may resume (any thread).
   void release_waiter(task *t);
-  // The team slot whose implicit task t descends from (t's team).
+  // A slot of t's team (the spawning worker's): home_slot(t)->owner is the
+  // team t runs in.
   static team_slot *home_slot(task *t);
 
   // The engines' named counters (dependency engine, then work sharing).

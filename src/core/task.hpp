@@ -15,6 +15,7 @@
 namespace weft {
 
 struct taskgroup_state;
+struct team_slot;
 struct succ_chunk; // defined by the engine that uses task::succ_more
 struct mutex_set;
 class dep_domain;
@@ -64,7 +65,7 @@ inline constexpr int32_t kPendingBias = 1 << 30;
 inline constexpr uint32_t kSuccClosed = 1u << 31;
 inline constexpr int kSuccInline = 2;
 
-inline constexpr std::size_t kTaskInlinePayload = 56;
+inline constexpr std::size_t kTaskInlinePayload = 48;
 
 struct alignas(64) task {
   // ---- line 0 ------------------------------------------------------------
@@ -92,6 +93,10 @@ struct alignas(64) task {
   succ_chunk *succ_more;   // successors beyond the inline ones
   // ---- line 2 ------------------------------------------------------------
   alignas(64) unsigned char payload[kTaskInlinePayload];
+  // The slot of the worker that spawned it (set by runtime::spawn): home->
+  // owner is its team. Recorded, not found by walking `parent`: ancestors
+  // above the parent may have been freed and recycled by then.
+  team_slot *home;
   // TASK_DETACH: completion needs the body's end and the event (2 parts).
   std::atomic<int32_t> detach_parts;
 };

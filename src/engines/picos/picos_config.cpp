@@ -1,0 +1,125 @@
+#include "picos_config.hpp"
+
+#include "../../core/error.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+extern char **environ;
+
+namespace weft {
+
+void picos_default_config(weft_picos_config &c) {
+  c.cores = 8;
+  // Picos' task memory holds 256 in-flight tasks of up to 15 dependences in
+  // the Picos papers the Picos paper cites ([20, 24]); the dependence and
+  // version memories are twice that. Not in papers/: chosen, documented.
+  c.task_memory = 256;
+  c.dep_memory = 512;
+  c.version_memory = 512;
+  // The Manager's queues are Chisel queues of unstated depth: chosen.
+  c.ready_queue = 16;
+  c.core_queue = 2;
+  c.fetch_queue = 64;
+  // The prototype's Rocket Chip clock (section VI-A1).
+  c.clock_mhz = 80.0;
+  c.notify = nullptr;
+  c.notify_ctx = nullptr;
+}
+
+uint32_t picos_env_uint(const char *name, uint32_t fallback, uint32_t lo,
+                        uint32_t hi) {
+  const char *s = std::getenv(name);
+  if (!s || !*s)
+    return fallback;
+  char *end = nullptr;
+  errno = 0;
+  unsigned long long v = std::strtoull(s, &end, 10);
+  if (errno || *end || *s == '-' || v < lo || v > hi)
+    fatal("%s=%s: not an integer in [%u, %u]", name, s, lo, hi);
+  return static_cast<uint32_t>(v);
+}
+
+void picos_check_env_names() {
+  static const char *const known[] = {
+      "TASK_MEMORY", "DEP_MEMORY",  "VERSION_MEMORY", "READY_QUEUE",
+      "CORE_QUEUE",  "FETCH_QUEUE", "CLOCK_MHZ",      "POLL_US"};
+  constexpr std::size_t prefix = sizeof "WEFT_PICOS_" - 1;
+  for (char **e = environ; e && *e; ++e) {
+    if (std::strncmp(*e, "WEFT_PICOS_", prefix) != 0)
+      continue;
+    const char *name = *e + prefix;
+    const char *eq = std::strchr(name, '=');
+    std::size_t len =
+        eq ? static_cast<std::size_t>(eq - name) : std::strlen(name);
+    bool ok = false;
+    for (const char *k : known)
+      ok |= std::strlen(k) == len && std::strncmp(k, name, len) == 0;
+    if (!ok)
+      fatal("%s: unknown variable (the picos engine reads WEFT_PICOS_"
+            "TASK_MEMORY, _DEP_MEMORY, _VERSION_MEMORY, _READY_QUEUE, "
+            "_CORE_QUEUE, _FETCH_QUEUE, _CLOCK_MHZ and _POLL_US)",
+            *e);
+  }
+}
+
+void picos_config_from_env(weft_picos_config &c) {
+  picos_check_env_names();
+  c.task_memory = picos_env_uint("WEFT_PICOS_TASK_MEMORY", c.task_memory, 1,
+                                 kPicosMaxTaskMemory);
+  c.dep_memory = picos_env_uint("WEFT_PICOS_DEP_MEMORY", c.dep_memory, 1,
+                                kPicosMaxCapacity);
+  c.version_memory = picos_env_uint("WEFT_PICOS_VERSION_MEMORY",
+                                    c.version_memory, 1, kPicosMaxCapacity);
+  c.ready_queue = picos_env_uint("WEFT_PICOS_READY_QUEUE", c.ready_queue, 1,
+                                 kPicosMaxCapacity);
+  c.core_queue = picos_env_uint("WEFT_PICOS_CORE_QUEUE", c.core_queue, 1,
+                                kPicosMaxCapacity);
+  c.fetch_queue = picos_env_uint("WEFT_PICOS_FETCH_QUEUE", c.fetch_queue, 1,
+                                 kPicosMaxCapacity);
+  if (const char *s = std::getenv("WEFT_PICOS_CLOCK_MHZ"); s && *s) {
+    char *end = nullptr;
+    errno = 0;
+    double v = std::strtod(s, &end);
+    if (errno || *end || !std::isfinite(v) || v <= 0 || v > 1e6)
+      fatal("WEFT_PICOS_CLOCK_MHZ=%s: not a clock in MHz in (0, 1e6]", s);
+    c.clock_mhz = v;
+  }
+}
+
+const char *picos_check_config(const weft_picos_config &c, char *buf,
+                               std::size_t n) {
+  auto bad = [&](const char *field, unsigned long long v,
+                 unsigned long long hi) {
+    std::snprintf(buf, n,
+                  "weft_picos_create: %s is %llu (must be in [1, %llu])", field,
+                  v, hi);
+    return buf;
+  };
+  if (c.cores < 1 || c.cores > 0x3fff)
+    return bad("cores", static_cast<unsigned long long>(c.cores), 0x3fff);
+  if (c.task_memory < 1 || c.task_memory > kPicosMaxTaskMemory)
+    return bad("task_memory", c.task_memory, kPicosMaxTaskMemory);
+  if (c.dep_memory < 1 || c.dep_memory > kPicosMaxCapacity)
+    return bad("dep_memory", c.dep_memory, kPicosMaxCapacity);
+  if (c.version_memory < 1 || c.version_memory > kPicosMaxCapacity)
+    return bad("version_memory", c.version_memory, kPicosMaxCapacity);
+  if (c.ready_queue < 1 || c.ready_queue > kPicosMaxCapacity)
+    return bad("ready_queue", c.ready_queue, kPicosMaxCapacity);
+  if (c.core_queue < 1 || c.core_queue > kPicosMaxCapacity)
+    return bad("core_queue", c.core_queue, kPicosMaxCapacity);
+  if (c.fetch_queue < 1 || c.fetch_queue > kPicosMaxCapacity)
+    return bad("fetch_queue", c.fetch_queue, kPicosMaxCapacity);
+  if (!(c.clock_mhz > 0) || c.clock_mhz > 1e6) {
+    std::snprintf(buf, n,
+                  "weft_picos_create: clock_mhz is %g (must be in (0, 1e6])",
+                  c.clock_mhz);
+    return buf;
+  }
+  return nullptr;
+}
+
+} // namespace weft

@@ -1,0 +1,556 @@
+#include "picos_engine.hpp"
+
+#include "../../core/error.hpp"
+#include "../../core/runtime.hpp"
+#include "picos_config.hpp"
+#include "picos_manager.hpp"
+
+#include <cstring>
+#include <thread>
+
+namespace weft {
+
+namespace {
+constexpr uint32_t kTags = 1u << 16; // tag 0: no domain
+constexpr uint32_t kTagEnded = 1u << 31;
+constexpr int kTagShift = 48; // the domain tag: bits 48..63
+// User addresses are below 2^47 (x86-64 user space); bit 47 marks the
+// engine's own join addresses (a taskwait's chain, see wait_deps).
+constexpr int kUserBits = 47;
+constexpr uint64_t kJoinBit = uint64_t(1) << kUserBits;
+// The arg of the engine's join pseudo-tasks (their fn is null).
+char g_join_marker;
+// Looks by idle workers at a task waiting in another core's queue before
+// one of them takes it.
+constexpr uint32_t kRescueLooks = 4;
+// How long a worker with a Ready Task Request outstanding sleeps at most.
+// The Manager wakes a sleeping team member when it fills its queue; this
+// bounds a wake-up that arrives as it falls asleep, and a worker between
+// teams (which nothing wakes).
+constexpr uint32_t kDefaultPollUs = 200;
+
+dep_domain *domain_of_tag(uint32_t tag) {
+  return reinterpret_cast<dep_domain *>(static_cast<uintptr_t>(tag));
+}
+uint32_t tag_of_domain(dep_domain *d) {
+  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(d));
+}
+} // namespace
+
+struct alignas(64) picos_engine::core_state {
+  // The core's private ready queue has one consumer at a time: its own
+  // worker, or a worker rescuing a task from it.
+  std::atomic<bool> busy{false};
+  std::atomic<int> requested{0};  // Ready Task Requests not yet fetched
+  std::atomic<uint32_t> looks{0}; // others saw its queue non-empty
+  // Fetched tasks this core keeps for later (see pick), oldest first.
+  std::vector<task *> held;
+  std::atomic<uint32_t> nheld{0}; // held.size(), for other workers
+  bool held_empty() const { return nheld.load(std::memory_order_relaxed) == 0; }
+  // Counters (single writer: the worker that is this core).
+  std::atomic<uint64_t> full{0}, serialized{0}, wait_all{0}, rescued{0},
+      stolen{0}, joins{0};
+};
+
+picos_engine::picos_engine(const weft_picos_config &cfg, int poll_us,
+                           int nworkers)
+    : poll_us_(poll_us), cores_(new std::atomic<core_state *>[kMaxWorkers]()),
+      tag_live_(new std::atomic<uint32_t>[kTags]()) {
+  weft_picos_config c = cfg;
+  c.notify = on_task_queued;
+  c.notify_ctx = this;
+  unit_ = weft_picos_create(&c);
+  if (!unit_)
+    fatal("picos engine: %s", weft_last_error());
+  // Per-core counters for the workers the runtime starts with (teams may
+  // add more: picos.peak.core_queue covers every core).
+  unit_->manager.set_reported_cores(nworkers);
+  max_deps_ = WEFT_PICOS_MAX_DEPS;
+  if (c.dep_memory < static_cast<uint32_t>(max_deps_))
+    max_deps_ = static_cast<int>(c.dep_memory);
+  if (c.version_memory < static_cast<uint32_t>(max_deps_))
+    max_deps_ = static_cast<int>(c.version_memory);
+}
+
+namespace {
+weft_picos_config env_config() {
+  weft_picos_config c;
+  picos_default_config(c);
+  c.cores = kMaxWorkers;
+  picos_config_from_env(c);
+  return c;
+}
+} // namespace
+
+picos_engine::picos_engine(int nworkers)
+    : picos_engine(env_config(),
+                   static_cast<int>(picos_env_uint("WEFT_PICOS_POLL_US",
+                                                   kDefaultPollUs, 1, 1000000)),
+                   nworkers) {}
+
+picos_engine::~picos_engine() {
+  weft_picos_destroy(unit_);
+  for (int i = 0; i < kMaxWorkers; ++i)
+    delete cores_[i].load(std::memory_order_relaxed);
+}
+
+void picos_engine::start(runtime &rt) {
+  rt_.store(&rt, std::memory_order_release);
+}
+
+void picos_engine::stop() { rt_.store(nullptr, std::memory_order_release); }
+
+// The Manager put a task into `core`'s queue: wake that worker if it sleeps.
+void picos_engine::on_task_queued(void *ctx, int core) {
+  auto *e = static_cast<picos_engine *>(ctx);
+  if (runtime *rt = e->rt_.load(std::memory_order_acquire))
+    if (core < rt->nthreads())
+      rt->wake(core);
+}
+
+picos_engine::core_state &picos_engine::core(int id) {
+  if (core_state *s = cores_[id].load(std::memory_order_acquire))
+    return *s;
+  // Only the worker that is this core creates its state.
+  auto *s = new core_state;
+  cores_[id].store(s, std::memory_order_release);
+  int n = ncores_.load(std::memory_order_relaxed);
+  while (n <= id &&
+         !ncores_.compare_exchange_weak(n, id + 1, std::memory_order_release))
+    ;
+  return *s;
+}
+
+// ---------------------------------------------------------------------------
+int picos_engine::merge_deps(const weft_dep *deps, int ndeps, picos_dep *out,
+                             int max) {
+  int n = 0;
+  for (int i = 0; i < ndeps; ++i) {
+    auto a = reinterpret_cast<uintptr_t>(deps[i].addr);
+    if (a >> kUserBits)
+      fatal("picos engine: dependence address %p is not below 2^%d (x86-64 "
+            "user space): no room for the domain tag in the address Picos "
+            "receives",
+            deps[i].addr, kUserBits);
+    uint32_t dir = deps[i].mode == WEFT_IN    ? WEFT_PICOS_DIR_IN
+                   : deps[i].mode == WEFT_OUT ? WEFT_PICOS_DIR_OUT
+                                              : WEFT_PICOS_DIR_INOUT;
+    int j = 0;
+    while (j < n && out[j].addr != a)
+      ++j;
+    if (j < n) {
+      out[j].dir |= dir; // in|out = inout
+      continue;
+    }
+    if (n == max)
+      return max + 1;
+    out[n++] = picos_dep{a, dir};
+  }
+  return n;
+}
+
+void picos_engine::send(int c, uint64_t sw_id, const picos_dep *d, int nd,
+                        uint32_t tag) {
+  uint64_t rs1, rs2;
+  weft_picos_header(sw_id, nd, &rs1, &rs2);
+  weft_picos_submit_three_packets(unit_, c, rs1, rs2);
+  for (int i = 0; i < nd; ++i) {
+    weft_picos_dependence(d[i].addr | (uint64_t(tag) << kTagShift), d[i].dir,
+                          &rs1, &rs2);
+    weft_picos_submit_three_packets(unit_, c, rs1, rs2);
+  }
+}
+
+submit_result picos_engine::submit(worker &w, task *parent, task *t,
+                                   const weft_dep *deps, int ndeps) {
+  int c = w.id();
+  picos_dep d[WEFT_PICOS_MAX_DEPS];
+  int nd = 0;
+  uint32_t tag = 0;
+  if (ndeps > 0) {
+    nd = merge_deps(deps, ndeps, d, max_deps_);
+    if (nd > max_deps_ || (tag = tag_of(parent)) == 0) {
+      bump(core(c).serialized);
+      return submit_result::serialize;
+    }
+  }
+  if (!weft_picos_submission_request(unit_, c, weft_picos_packets(nd))) {
+    bump(core(c).full);
+    return submit_result::full;
+  }
+  // Before the last packet: another core may run and retire t right after.
+  t->engine_data = 0;
+  t->pending.store(static_cast<int32_t>(tag), std::memory_order_relaxed);
+  if (tag)
+    tag_live_[tag].fetch_add(1, std::memory_order_relaxed);
+  if (t->priority > 0)
+    prio_tasks_.fetch_add(1, std::memory_order_relaxed);
+  send(c, reinterpret_cast<uint64_t>(t), d, nd, tag);
+  return submit_result::pending;
+}
+
+// Submission Request for a waiter (nd dependences), making progress while
+// Picos is full; false if it stays full with nothing else to run.
+bool picos_engine::request_for_wait(worker &w, int nd) {
+  int idle = 0;
+  while (
+      !weft_picos_submission_request(unit_, w.id(), weft_picos_packets(nd))) {
+    if (w.help_once())
+      idle = 0;
+    else if (++idle < 64)
+      cpu_relax();
+    else if (idle < 64 + 256)
+      std::this_thread::yield();
+    else
+      return false;
+  }
+  return true;
+}
+
+// taskwait depend: the waiter goes to Picos as a task with those
+// dependences. More than Picos takes: a chain of join pseudo-tasks, each
+// with the next (max - 1) dependences and inout on a join address of this
+// wait, orders the waiter (the last ones, and in on the join address) after
+// all of them; waiting for each part in turn is waiting for all (no sibling
+// is created meanwhile).
+wait_result picos_engine::wait_deps(worker &w, task *parent, task *waiter,
+                                    const weft_dep *deps, int ndeps) {
+  if (!parent->domain)
+    return wait_result::none; // no child with dependences is in Picos
+  int c = w.id();
+  std::vector<picos_dep> d(static_cast<std::size_t>(ndeps));
+  int nd = merge_deps(deps, ndeps, d.data(), ndeps);
+  if (nd == 0)
+    return wait_result::none;
+  uint32_t tag = tag_of_domain(parent->domain);
+  int first = 0;
+  if (nd > max_deps_) {
+    if (max_deps_ < 2) {
+      bump(core(c).wait_all); // no room for a join address
+      return wait_result::all;
+    }
+    uint64_t join =
+        kJoinBit | (reinterpret_cast<uintptr_t>(waiter) & (kJoinBit - 1));
+    int part = max_deps_ - 1;
+    for (; nd - first > part; first += part) {
+      if (!request_for_wait(w, part + 1)) {
+        bump(core(c).wait_all);
+        return wait_result::all; // the parts sent retire as they come
+      }
+      auto *j = new task{};
+      j->arg = &g_join_marker;
+      j->pending.store(static_cast<int32_t>(tag), std::memory_order_relaxed);
+      tag_live_[tag].fetch_add(1, std::memory_order_relaxed);
+      picos_dep *q = d.data() + first;
+      picos_dep saved = q[part];
+      q[part] = picos_dep{join, WEFT_PICOS_DIR_INOUT};
+      send(c, reinterpret_cast<uint64_t>(j), q, part + 1, tag);
+      q[part] = saved;
+      bump(core(c).joins);
+    }
+    if (static_cast<std::size_t>(nd) == d.size())
+      d.push_back(picos_dep{join, WEFT_PICOS_DIR_IN});
+    else
+      d[static_cast<std::size_t>(nd)] = picos_dep{join, WEFT_PICOS_DIR_IN};
+    ++nd;
+  }
+  // Picos full with nothing to run (every entry held by tasks that wait):
+  // waiting for every child is the only answer left.
+  if (!request_for_wait(w, nd - first)) {
+    bump(core(c).wait_all);
+    return wait_result::all;
+  }
+  waiter->engine_data = 0;
+  waiter->pending.store(static_cast<int32_t>(tag), std::memory_order_relaxed);
+  tag_live_[tag].fetch_add(1, std::memory_order_relaxed);
+  send(c, reinterpret_cast<uint64_t>(waiter), d.data() + first, nd - first,
+       tag);
+  return wait_result::waiter;
+}
+
+// The front task of core c's queue (under c's busy flag), issued by core
+// `me`; join pseudo-tasks are retired on the spot and skipped.
+task *picos_engine::take(int me, int c, core_state &cs) {
+  for (;;) {
+    uint64_t sw_id = weft_picos_fetch_sw_id(unit_, c);
+    if (sw_id == WEFT_PICOS_FAIL)
+      return nullptr;
+    uint32_t id = weft_picos_fetch_picos_id(unit_, c);
+    if (id == WEFT_PICOS_FAIL)
+      fatal("picos engine: Fetch Picos ID failed after Fetch SW ID "
+            "succeeded on core %d",
+            c);
+    cs.requested.store(cs.requested.load(std::memory_order_relaxed) - 1,
+                       std::memory_order_relaxed);
+    auto *t = reinterpret_cast<task *>(sw_id);
+    if (t->arg == &g_join_marker && !t->fn) {
+      weft_picos_retire_task(unit_, me, id);
+      tag_done(
+          static_cast<uint32_t>(t->pending.load(std::memory_order_relaxed)));
+      delete t;
+      continue;
+    }
+    t->engine_data = id;
+    return t;
+  }
+}
+
+void picos_engine::hold(core_state &cs, task *t) {
+  cs.held.push_back(t);
+  cs.nheld.store(static_cast<uint32_t>(cs.held.size()),
+                 std::memory_order_relaxed);
+}
+
+task *picos_engine::unhold(core_state &cs, std::size_t i) {
+  task *t = cs.held[i];
+  cs.held.erase(cs.held.begin() + static_cast<std::ptrdiff_t>(i));
+  cs.nheld.store(static_cast<uint32_t>(cs.held.size()),
+                 std::memory_order_relaxed);
+  return t;
+}
+
+// Under cs.busy. Inside a task (a taskwait, or a spawn making room), its own
+// children come first, newest first: Picos hands out ready tasks oldest
+// first, which on one thread would run unrelated tasks on top of every
+// waiting one and nest task bodies without bound.
+task *picos_engine::pick(worker &w, int c, core_state &cs, bool &held_more) {
+  task *cur = w.current();
+  bool anything = !cur || (cur->flags & TASK_ROOT);
+  team *mine = w.current_team();
+  if (prio_tasks_.load(std::memory_order_relaxed) > 0) {
+    // Tasks with a priority are in Picos or held: of the ready ones the
+    // highest runs first (weft.h), so take every ready task, then choose.
+    for (;;) {
+      if (cs.requested.load(std::memory_order_relaxed) == 0 && mine &&
+          weft_picos_ready_task_request(unit_, c))
+        cs.requested.store(1, std::memory_order_relaxed);
+      task *t = take(c, c, cs);
+      if (!t)
+        break;
+      if ((t->flags & TASK_WAITER) || runtime::home_slot(t)->owner != mine)
+        return t;
+      hold(cs, t);
+      held_more = true;
+    }
+    std::size_t best = cs.held.size();
+    for (std::size_t i = cs.held.size(); i-- > 0;)
+      if (cs.held[i]->priority > 0 &&
+          (best == cs.held.size() ||
+           cs.held[i]->priority > cs.held[best]->priority))
+        best = i;
+    if (best < cs.held.size())
+      return unhold(cs, best);
+  }
+  for (std::size_t i = cs.held.size(); i-- > 0;)
+    if (anything || cs.held[i]->parent == cur)
+      return unhold(cs, i);
+  for (;;) {
+    // A worker between teams only hands back what its queue holds: it asks
+    // for no more work that it would have to route elsewhere.
+    if (cs.requested.load(std::memory_order_relaxed) == 0 && mine &&
+        weft_picos_ready_task_request(unit_, c))
+      cs.requested.store(1, std::memory_order_relaxed);
+    task *t = take(c, c, cs);
+    if (!t)
+      break;
+    if (anything || t->parent == cur || (t->flags & TASK_WAITER) ||
+        runtime::home_slot(t)->owner != mine)
+      return t; // (the core routes another team's task home)
+    hold(cs, t);
+    held_more = true;
+  }
+  // No child of cur is ready: help with the newest task held.
+  return cs.held.empty() ? nullptr : unhold(cs, cs.held.size() - 1);
+}
+
+task *picos_engine::fetch(worker &w) {
+  int c = w.id();
+  core_state &cs = core(c);
+  task *t = nullptr;
+  bool held_more = false;
+  if (!cs.busy.exchange(true, std::memory_order_acquire)) {
+    if (cs.looks.load(std::memory_order_relaxed) != 0)
+      cs.looks.store(0, std::memory_order_relaxed);
+    t = pick(w, c, cs, held_more);
+    cs.busy.store(false, std::memory_order_release);
+  }
+  if (held_more && !cs.held_empty())
+    if (team *mine = w.current_team();
+        mine && mine->num_sleeping().load(std::memory_order_seq_cst) > 0)
+      mine->wake_one(); // another member may run what we hold
+  if (!t && !(t = rescue(w)))
+    return nullptr;
+  return finish_fetch(w, t);
+}
+
+// A task fetched by w: a taskwait-depend waiter is retired at once and handed
+// to the core, which releases its waiting thread.
+task *picos_engine::finish_fetch(worker &w, task *t) {
+  if (t->priority > 0)
+    prio_tasks_.fetch_sub(1, std::memory_order_relaxed);
+  if (t->flags & TASK_WAITER) {
+    weft_picos_retire_task(unit_, w.id(), t->engine_data);
+    t->engine_data = 0;
+    tag_done(static_cast<uint32_t>(t->pending.load(std::memory_order_relaxed)));
+  }
+  return t;
+}
+
+// w found nothing of its own: the oldest task another core holds (as work
+// stealing takes the oldest), or a task that has waited in another core's
+// private queue while others looked kRescueLooks times and that core did not
+// fetch (it may be blocked, or out of its team).
+task *picos_engine::rescue(worker &w) {
+  int n = ncores_.load(std::memory_order_acquire);
+  for (int i = 1; i < n; ++i) {
+    int c = w.id() + i < n ? w.id() + i : w.id() + i - n;
+    core_state *cs = cores_[c].load(std::memory_order_acquire);
+    if (!cs)
+      continue;
+    bool held = !cs->held_empty();
+    bool stale =
+        weft_picos_queued(unit_, c) != 0 &&
+        cs->looks.fetch_add(1, std::memory_order_relaxed) + 1 >= kRescueLooks;
+    if (!held && !stale)
+      continue;
+    if (cs->busy.exchange(true, std::memory_order_acquire))
+      continue;
+    task *t = nullptr;
+    if (!cs->held.empty())
+      t = unhold(*cs, 0);
+    else if (stale)
+      t = take(w.id(), c, *cs);
+    cs->busy.store(false, std::memory_order_release);
+    if (t) {
+      if (stale && !held)
+        cs->looks.store(0, std::memory_order_relaxed);
+      bump(held ? core(w.id()).stolen : core(w.id()).rescued);
+      return t;
+    }
+  }
+  return nullptr;
+}
+
+bool picos_engine::has_ready(worker &w) {
+  int c = w.id();
+  core_state &cs = core(c);
+  if (!cs.held_empty())
+    return true;
+  if (cs.busy.exchange(true, std::memory_order_acquire))
+    return true; // someone is taking from it right now: look again
+  bool ready = weft_picos_fetch_sw_id(unit_, c) != WEFT_PICOS_FAIL;
+  cs.busy.store(false, std::memory_order_release);
+  if (ready)
+    return true;
+  // Tasks other cores hold are this worker's to take too.
+  int n = ncores_.load(std::memory_order_acquire);
+  for (int i = 0; i < n; ++i)
+    if (core_state *o = cores_[i].load(std::memory_order_acquire))
+      if (!o->held_empty())
+        return true;
+  return false;
+}
+
+int picos_engine::poll_interval_us(worker &w) {
+  return core(w.id()).requested.load(std::memory_order_relaxed) > 0 ? poll_us_
+                                                                    : 0;
+}
+
+void picos_engine::retire(worker &w, task *t) {
+  uint32_t id = t->engine_data;
+  if (id == 0)
+    return; // never in Picos: serialized, undeferred or included
+  weft_picos_retire_task(unit_, w.id(), id);
+  t->engine_data = 0;
+  tag_done(static_cast<uint32_t>(t->pending.load(std::memory_order_relaxed)));
+}
+
+// ---------------------------------------------------------------------------
+uint32_t picos_engine::tag_of(task *parent) {
+  if (parent->domain)
+    return tag_of_domain(parent->domain);
+  uint32_t tag = 0;
+  {
+    std::lock_guard<std::mutex> lk(tag_lock_);
+    if (!free_tags_.empty()) {
+      tag = free_tags_.back();
+      free_tags_.pop_back();
+    } else if (next_tag_ < kTags) {
+      tag = next_tag_++;
+    } else {
+      return 0; // every tag is taken: the caller serializes
+    }
+    if (++tags_in_use_ > peak_tags_)
+      peak_tags_ = tags_in_use_;
+  }
+  parent->domain = domain_of_tag(tag);
+  return tag;
+}
+
+void picos_engine::tag_done(uint32_t tag) {
+  if (tag != 0 &&
+      tag_live_[tag].fetch_sub(1, std::memory_order_acq_rel) == (kTagEnded | 1))
+    free_tag(tag); // the parent has ended and this was its last child
+}
+
+void picos_engine::task_end(worker &, task *parent) {
+  uint32_t tag = tag_of_domain(parent->domain);
+  parent->domain = nullptr;
+  if (tag_live_[tag].fetch_or(kTagEnded, std::memory_order_acq_rel) == 0)
+    free_tag(tag);
+}
+
+void picos_engine::free_tag(uint32_t tag) {
+  tag_live_[tag].store(0, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lk(tag_lock_);
+  free_tags_.push_back(tag);
+  --tags_in_use_;
+}
+
+// ---------------------------------------------------------------------------
+void picos_engine::add_stats(engine_stats &out) const {
+  int total = weft_picos_counters(unit_, nullptr, nullptr, 0);
+  std::vector<const char *> names(static_cast<std::size_t>(total));
+  std::vector<uint64_t> values(static_cast<std::size_t>(total));
+  weft_picos_counters(unit_, names.data(), values.data(), total);
+  uint64_t tasks = 0;
+  for (int i = 0; i < total; ++i) {
+    const char *n = names[static_cast<std::size_t>(i)];
+    uint64_t v = values[static_cast<std::size_t>(i)];
+    out.add(n, v);
+    if (!std::strcmp(n, "picos.tasks"))
+      tasks = v;
+    else if (!std::strcmp(n, "picos.deps"))
+      out.deps_submitted += v;
+    else if (!std::strcmp(n, "picos.edges"))
+      out.edges += v;
+    else if (!std::strcmp(n, "picos.cycles"))
+      out.modelled_cycles += v;
+    else if (!std::strcmp(n, "picos.peak.dep_memory") &&
+             v > out.peak_map_entries)
+      out.peak_map_entries = v;
+  }
+  out.add("picos.cycles_per_task", tasks ? out.modelled_cycles / tasks : 0);
+  uint64_t full = 0, serialized = 0, wait_all = 0, rescued = 0, stolen = 0,
+           joins = 0;
+  int n = ncores_.load(std::memory_order_acquire);
+  for (int i = 0; i < n; ++i)
+    if (const core_state *s = cores_[i].load(std::memory_order_acquire)) {
+      full += s->full.load(std::memory_order_relaxed);
+      serialized += s->serialized.load(std::memory_order_relaxed);
+      wait_all += s->wait_all.load(std::memory_order_relaxed);
+      rescued += s->rescued.load(std::memory_order_relaxed);
+      stolen += s->stolen.load(std::memory_order_relaxed);
+      joins += s->joins.load(std::memory_order_relaxed);
+    }
+  out.add("picos.engine.full", full);
+  out.add("picos.engine.serialized", serialized);
+  out.add("picos.engine.wait_all", wait_all);
+  out.add("picos.engine.rescued", rescued);
+  out.add("picos.engine.stolen", stolen);
+  out.add("picos.engine.joins", joins);
+  std::lock_guard<std::mutex> lk(tag_lock_);
+  out.add("picos.engine.peak_domains", peak_tags_);
+}
+
+} // namespace weft
