@@ -45,7 +45,12 @@ def modelled(rec):
     total = rec.get("tasks_total") or 0
     if total <= 0:
         return None, None
-    cycles = rec.get("modelled_cycles", 0) / total
+    # The dependency engine's cycles; a work-sharing engine's (the HWSE
+    # model, another unit at another clock) are in its own counter.
+    cycles = rec.get("modelled_cycles", 0) or sum(
+        v for k, v in rec.get("counters", {}).items()
+        if k.endswith(".modelled_cycles"))
+    cycles /= total
     ns = [v for k, v in rec.get("counters", {}).items()
           if k.endswith(".modelled_ns")]
     return cycles, (sum(ns) / total if ns else None)

@@ -374,10 +374,9 @@ void runtime::serialize(worker &w, task *parent, task *t) {
                std::memory_order_acquire)) >= earlier;
   };
   if (!done()) {
-    // As taskwait: the child whose count ends the wait wakes us (without
-    // this, a sleeping creator waited for an engine's poll, or forever).
-    parent->children.fetch_or(kChildWaiting |
-                                  (uint64_t(w.id()) << kChildWaiterShift),
+    // As taskwait: the child that finishes last must wake us.
+    parent->children.fetch_or(kChildWaiting | (uint64_t(w.id())
+                                               << kChildWaiterShift),
                               std::memory_order_seq_cst);
     w.wait_until(done);
     parent->children.fetch_and(~(kChildWaiting | kChildWaiterMask),

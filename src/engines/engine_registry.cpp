@@ -8,24 +8,30 @@
 namespace weft {
 
 std::unique_ptr<worksharing_engine> make_sw_ws_engine();
+std::unique_ptr<worksharing_engine> make_hwse_ws_engine();
+std::unique_ptr<dependency_engine> make_nexus_engine(); // nexus/
 
 std::unique_ptr<dependency_engine> make_engine(const std::string &name,
                                                int nworkers) {
   if (name == "sw")
     return std::make_unique<sw_engine>(nworkers);
+  if (name == "nexus")
+    return make_nexus_engine();
   if (name == "picos")
     return std::make_unique<picos_engine>(nworkers);
   return nullptr;
 }
 
-const char *engine_names() { return "sw, picos"; }
+const char *engine_names() { return "sw, nexus, picos"; }
 
 std::unique_ptr<worksharing_engine> make_ws_engine(const std::string &name) {
   if (name == "sw")
     return make_sw_ws_engine();
+  if (name == "hwse")
+    return make_hwse_ws_engine();
   return nullptr;
 }
 
-const char *ws_engine_names() { return "sw"; }
+const char *ws_engine_names() { return "sw, hwse"; }
 
 } // namespace weft

@@ -1,0 +1,52 @@
+// Dependence domains: dependences exist only between siblings, so the
+// Dependence Table is keyed by (tag, address), where the tag names the
+// parent. A parent gets a domain when its first child with dependences is
+// submitted; the parent holds one reference until its function returns
+// (task_end) and every task of the domain in the unit holds one until the
+// unit has processed its end. The tag is reused only after the last
+// reference is gone, so no entry of an old parent can meet a new one.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace weft {
+
+class nexus_domains;
+
+struct nexus_domain {
+  uint32_t tag = 0; // fixed for the object's life: reusing it reuses the tag
+  std::atomic<int32_t> refs{0};
+  nexus_domains *owner = nullptr;
+
+  void ref() { refs.fetch_add(1, std::memory_order_relaxed); }
+  void unref();
+};
+
+class nexus_domains {
+public:
+  // A domain with one reference (the caller's), under an unused tag.
+  nexus_domain *acquire();
+  // Domains in use now and at most.
+  uint64_t live() const { return live_.load(std::memory_order_relaxed); }
+  uint64_t peak() const { return peak_.load(std::memory_order_relaxed); }
+
+private:
+  friend struct nexus_domain;
+  void recycle(nexus_domain *d);
+
+  std::mutex lock_;
+  std::vector<nexus_domain *> free_;
+  std::vector<std::unique_ptr<nexus_domain>> all_;
+  std::atomic<uint64_t> live_{0}, peak_{0};
+};
+
+inline void nexus_domain::unref() {
+  if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    owner->recycle(this);
+}
+
+} // namespace weft

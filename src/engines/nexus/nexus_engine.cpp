@@ -1,0 +1,498 @@
+#include "nexus_engine.hpp"
+
+#include "../../core/error.hpp"
+#include "../../core/fence.hpp"
+#include "../../core/futex.hpp"
+#include "../../core/runtime.hpp"
+
+#include <chrono>
+
+namespace weft {
+
+namespace {
+
+// The manager's idle wait: spin, then yield, then sleep until poked.
+constexpr int kManagerSpins = 256;
+constexpr int kManagerYields = 16;
+
+nexus_domain *domain_ptr(task *parent) {
+  return reinterpret_cast<nexus_domain *>(parent->domain);
+}
+
+} // namespace
+
+nexus_engine::nexus_engine(const nexus_config &cfg)
+    : cfg_(cfg), threaded_(cfg.mode == nexus_mode::thread),
+      unit_(cfg, *this, threaded_), pw_(new per_worker *[kMaxWorkers + 1]()) {}
+
+nexus_engine::~nexus_engine() {
+  stop();
+  for (int i = 0; i <= kMaxWorkers; ++i)
+    delete pw_[i];
+}
+
+nexus_engine::per_worker &nexus_engine::pw(worker &w) {
+  per_worker *&p = pw_[w.id()];
+  if (!p) {
+    p = new per_worker;
+    // Readers (add_stats) scan up to the highest id seen.
+    int n = npw_.load(std::memory_order_relaxed);
+    while (n <= w.id() && !npw_.compare_exchange_weak(
+                              n, w.id() + 1, std::memory_order_release))
+      ;
+  }
+  return *p;
+}
+
+void nexus_engine::start(runtime &rt) {
+  rt_ = &rt;
+  if (threaded_ && !manager_.joinable())
+    manager_ = std::thread([this] { manager_main(); });
+}
+
+void nexus_engine::stop() {
+  if (!manager_.joinable())
+    return;
+  stop_.store(true, std::memory_order_release);
+  poke_manager();
+  manager_.join();
+}
+
+// ---- the Nexus Plugin: formatting descriptors
+// --------------------------------
+bool nexus_engine::format(per_worker &p, task *parent, nexus_descriptor &d,
+                          const weft_dep *deps, int ndeps, bool create_domain) {
+  if (ndeps > 0)
+    nexus_format(d, deps, ndeps, p.spill);
+  if (d.n == 0)
+    return true;
+  nexus_domain *dom = domain_ptr(parent);
+  if (!dom) {
+    if (!create_domain)
+      return false;
+    dom = domains_.acquire(); // the parent's reference
+    parent->domain = reinterpret_cast<dep_domain *>(dom);
+  }
+  d.dom = dom;
+  d.tag = dom->tag;
+  return true;
+}
+
+template <class Op>
+nexus_refusal nexus_engine::run_inline(per_worker &p, Op op) {
+  lock_.lock();
+  current_ = &p;
+  nexus_refusal r = op();
+  nexus_ready_word word;
+  while (unit_.ready_fifo().try_pop_exclusive(word))
+    p.ready.push_back(word.t);
+  current_ = nullptr;
+  lock_.unlock();
+  return r;
+}
+
+nexus_refusal nexus_engine::write_new(per_worker &p, nexus_descriptor &d) {
+  nexus_refusal r = unit_.reserve(d);
+  if (r != nexus_refusal::none)
+    return r;
+  nexus_own_params(d);
+  if (!unit_.new_fifo().try_push(d)) {
+    unit_.unreserve(d);
+    nexus_free_params(d);
+    bump(p.new_full);
+    return nexus_refusal::pool; // any refusal: the caller answers full
+  }
+  poke_manager();
+  return nexus_refusal::none;
+}
+
+submit_result nexus_engine::submit(worker &w, task *parent, task *t,
+                                   const weft_dep *deps, int ndeps) {
+  per_worker &p = pw(w);
+  nexus_descriptor d;
+  d.t = t;
+  if (threaded_)
+    d.home = w.current_team(); // t's team: its parent runs in it
+  format(p, parent, d, deps, ndeps, true);
+  if (!unit_.fits_ever(d)) {
+    bump(p.serialized);
+    return submit_result::serialize;
+  }
+  if (d.dom)
+    d.dom->ref(); // the task's, while it is in the unit
+  if (threaded_) {
+    if (write_new(p, d) != nexus_refusal::none) {
+      if (d.dom)
+        d.dom->unref();
+      return submit_result::full;
+    }
+    return submit_result::pending;
+  }
+  nexus_refusal r = run_inline(p, [&] { return unit_.insert(d); });
+  if (r != nexus_refusal::none) {
+    if (d.dom)
+      d.dom->unref();
+    return submit_result::full;
+  }
+  // A submission makes no other task ready: the Ready FIFO held t or nothing.
+  bool ready = !p.ready.empty();
+  p.ready.clear();
+  return ready ? submit_result::ready : submit_result::pending;
+}
+
+// Thread mode. A ready word goes to its team: into the pool of ready tasks
+// when the reader is a member, else to the team's priority queue (as
+// runtime::engine_ready does, but with the team the submitter recorded: a
+// task's ancestors may have finished and their parents been recycled, so
+// its parent chain cannot be walked to find it).
+void nexus_engine::send_home(const nexus_ready_word &r) {
+  team *home = static_cast<team *>(r.home);
+  home->push_priority(r.t);
+  light_fence(); // pairs with the sleeper's heavy_fence
+  home->wake_one();
+}
+
+void nexus_engine::drain_ready(worker &w) {
+  nexus_ready_word r;
+  if (!unit_.ready_fifo().try_pop(r))
+    return;
+  team *mine = w.current_team();
+  do {
+    if (r.home == mine) {
+      pool_lock_.lock();
+      ready_pool_.push_back({r.t, mine});
+      pooled_.store(ready_pool_.size(), std::memory_order_release);
+      pool_lock_.unlock();
+    } else {
+      send_home(r);
+    }
+  } while (unit_.ready_fifo().try_pop(r));
+  poke_manager(); // it may wait for room in the Ready FIFO
+}
+
+// The newest child of the task w runs (in a taskwait, its own children come
+// first: depth first, as the deques give the sw engine), else the newest
+// task of w's team, among the newest kPickWindow.
+task *nexus_engine::pick(worker &w) {
+  constexpr std::size_t kPickWindow = 16;
+  if (pooled_.load(std::memory_order_acquire) == 0)
+    return nullptr;
+  task *cur = w.current();
+  team *mine = w.current_team();
+  pool_lock_.lock();
+  std::size_t n = ready_pool_.size();
+  std::size_t low = n > kPickWindow ? n - kPickWindow : 0;
+  std::size_t found = n;
+  for (std::size_t i = n; i-- > low;) {
+    if (ready_pool_[i].home != mine)
+      continue;
+    if (ready_pool_[i].t->parent == cur) {
+      found = i;
+      break;
+    }
+    if (found == n)
+      found = i;
+  }
+  task *t = nullptr;
+  if (found < n) {
+    t = ready_pool_[found].t;
+    ready_pool_.erase(ready_pool_.begin() + static_cast<std::ptrdiff_t>(found));
+    pooled_.store(ready_pool_.size(), std::memory_order_release);
+  }
+  pool_lock_.unlock();
+  return t;
+}
+
+task *nexus_engine::fetch(worker &w) {
+  // First let the unit catch up with the words written before now, so that
+  // the children a task just submitted (or the successors of a task just
+  // retired) are in the pool when it chooses: the manager is never far
+  // behind, and waits for nothing but room in the Ready FIFO, which we read.
+  uint64_t news = unit_.new_fifo().pushed();
+  uint64_t finishes = unit_.finished_fifo().pushed();
+  for (int i = 0;; ++i) {
+    drain_ready(w);
+    if (unit_.caught_up(news, finishes))
+      break;
+    if (i < 64)
+      cpu_relax();
+    else
+      std::this_thread::yield();
+  }
+  drain_ready(w);
+  // The chosen task goes to our own deque, not back to the core as fetch's
+  // answer: the core would walk its parent chain (see send_home). The core
+  // takes it from there at once.
+  if (task *t = pick(w))
+    w.push_ready(t);
+  return nullptr;
+}
+
+bool nexus_engine::has_ready(worker &w) {
+  if (!threaded_)
+    return false;
+  if (unit_.ready_fifo().maybe_nonempty())
+    return true;
+  if (pooled_.load(std::memory_order_acquire) == 0)
+    return false;
+  team *mine = w.current_team();
+  pool_lock_.lock();
+  bool any = false;
+  for (const pooled &p : ready_pool_)
+    if (p.home == mine) {
+      any = true;
+      break;
+    }
+  pool_lock_.unlock();
+  return any;
+}
+
+void nexus_engine::retire(worker &w, task *t) {
+  if (t->engine_data == 0)
+    return; // run by the core without the engine (undeferred, serialized)
+  uint32_t id = t->engine_data - 1;
+  per_worker &p = pw(w);
+  if (threaded_) {
+    nexus_fifo<uint32_t> &ff = unit_.finished_fifo();
+    if (!ff.try_push(id)) {
+      // Full: the manager may itself wait for room in the Ready FIFO, so
+      // empty that into the core meanwhile; it can then always progress.
+      bump(p.finished_full);
+      do {
+        poke_manager();
+        nexus_ready_word x;
+        if (unit_.ready_fifo().try_pop(x))
+          send_home(x);
+        else
+          cpu_relax();
+      } while (!ff.try_push(id));
+    }
+    poke_manager();
+    return;
+  }
+  run_inline(p, [&] {
+    unit_.finish(id);
+    return nexus_refusal::none;
+  });
+  for (task *x : p.ready)
+    w.make_ready(x); // siblings of t: the first runs next on this worker
+  for (task *x : p.released)
+    w.make_ready(x);
+  p.ready.clear();
+  p.released.clear();
+}
+
+wait_result nexus_engine::wait_deps(worker &w, task *parent, task *waiter,
+                                    const weft_dep *deps, int ndeps) {
+  per_worker &p = pw(w);
+  nexus_descriptor d;
+  d.t = waiter;
+  d.waiter = true;
+  if (!format(p, parent, d, deps, ndeps, false) || d.n == 0)
+    return wait_result::none; // no sibling was ever submitted with deps
+  if (!unit_.fits_ever(d)) {
+    bump(p.wait_all);
+    return wait_result::all;
+  }
+  d.dom->ref();
+  if (threaded_) {
+    if (write_new(p, d) != nexus_refusal::none) {
+      d.dom->unref();
+      bump(p.wait_all);
+      return wait_result::all;
+    }
+    return wait_result::waiter; // the manager releases it
+  }
+  nexus_refusal r = run_inline(p, [&] { return unit_.insert(d); });
+  if (r != nexus_refusal::none) {
+    d.dom->unref();
+    bump(p.wait_all);
+    return wait_result::all;
+  }
+  bool released = false;
+  for (task *x : p.released) {
+    if (x == waiter)
+      released = true;
+    else
+      w.make_ready(x);
+  }
+  for (task *x : p.ready)
+    w.make_ready(x);
+  p.ready.clear();
+  p.released.clear();
+  return released ? wait_result::none : wait_result::waiter;
+}
+
+void nexus_engine::children_done(worker &, task *) {
+  // Every child finished; in thread mode the unit may still be reading
+  // their ends, and each keeps the domain (its tag) until it has. The
+  // domain lives on until task_end.
+}
+
+void nexus_engine::task_end(worker &, task *parent) {
+  nexus_domain *d = domain_ptr(parent);
+  parent->domain = nullptr;
+  d->unref();
+}
+
+void nexus_engine::task_free(worker &, task *) {}
+
+// ---- nexus_port
+// ----------------------------------------------------------------
+uint64_t nexus_engine::make_room() {
+  if (!threaded_) {
+    // The lock holder reads the Ready FIFO: one cycle's wait for the unit.
+    nexus_ready_word r;
+    while (unit_.ready_fifo().try_pop_exclusive(r))
+      current_->ready.push_back(r.t);
+    return 1;
+  }
+  // The manager waits for the workers to read it (fetch pokes it); they
+  // were woken for each word and retire empties it when the Finished FIFO
+  // is full, so the wait ends. The stall lasts as long as the wait, in
+  // cycles of the unit's clock.
+  auto t0 = std::chrono::steady_clock::now();
+  manager_wait([this] { return unit_.ready_fifo().maybe_full(); });
+  auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                std::chrono::steady_clock::now() - t0)
+                .count();
+  uint64_t cycles =
+      static_cast<uint64_t>(static_cast<double>(ns) * cfg_.clock_mhz / 1000.0);
+  return cycles ? cycles : 1;
+}
+
+void nexus_engine::waiter_released(task *w) {
+  if (threaded_)
+    rt_->engine_ready(w); // a TASK_WAITER: its thread resumes
+  else
+    current_->released.push_back(w);
+}
+
+void nexus_engine::ready_written() {
+  // Wake one sleeping worker, whichever team it is in: workers are never
+  // freed while the runtime lives (a team may be), and a worker that
+  // fetches another team's task routes it home (runtime::engine_ready).
+  // The fence pairs with the sleeper's heavy_fence (see worker::push_ready).
+  light_fence();
+  int n = rt_->nthreads();
+  for (int i = 0; i < n; ++i) {
+    unsigned k =
+        (wake_cursor_ + static_cast<unsigned>(i)) % static_cast<unsigned>(n);
+    if (rt_->try_wake(rt_->worker_at(static_cast<int>(k)))) {
+      wake_cursor_ = k + 1;
+      return;
+    }
+  }
+}
+
+// ---- thread mode: the manager
+// --------------------------------------------------
+void nexus_engine::poke_manager() {
+  // Pairs with the fence in manager_wait: either the manager sees what we
+  // wrote before it sleeps, or we see it asleep and wake it.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (mgr_sleeping_.load(std::memory_order_relaxed)) {
+    mgr_word_.fetch_add(1, std::memory_order_release);
+    futex_wake(mgr_word_, 1);
+  }
+}
+
+template <class Cond> void nexus_engine::manager_wait(Cond blocked) {
+  for (int idle = 0; blocked(); ++idle) {
+    if (idle < kManagerSpins) {
+      cpu_relax();
+    } else if (idle < kManagerSpins + kManagerYields) {
+      std::this_thread::yield();
+    } else {
+      mgr_sleeping_.store(true, std::memory_order_seq_cst);
+      uint32_t seen = mgr_word_.load(std::memory_order_acquire);
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+      if (blocked())
+        futex_wait(mgr_word_, seen);
+      mgr_sleeping_.store(false, std::memory_order_relaxed);
+      idle = 0;
+    }
+  }
+}
+
+void nexus_engine::manager_main() {
+  for (;;) {
+    if (unit_.step())
+      continue;
+    if (stop_.load(std::memory_order_acquire) && unit_.idle())
+      return;
+    manager_wait([this] {
+      return unit_.idle() && !stop_.load(std::memory_order_acquire);
+    });
+  }
+}
+
+std::unique_ptr<dependency_engine> make_nexus_engine() {
+  return std::make_unique<nexus_engine>(nexus_config::from_env());
+}
+
+// ---- statistics
+// ----------------------------------------------------------------
+void nexus_engine::add_stats(engine_stats &out) const {
+  const nexus_stats &s = unit_.stats();
+  uint64_t new_full = 0, finished_full = 0, serialized = 0, wait_all = 0;
+  int n = npw_.load(std::memory_order_acquire);
+  for (int i = 0; i < n; ++i)
+    if (const per_worker *p = pw_[i]) {
+      new_full += p->new_full.load(std::memory_order_relaxed);
+      finished_full += p->finished_full.load(std::memory_order_relaxed);
+      serialized += p->serialized.load(std::memory_order_relaxed);
+      wait_all += p->wait_all.load(std::memory_order_relaxed);
+    }
+  uint64_t cycles = s.cycles.get();
+  out.deps_submitted += s.deps.get();
+  out.edges += s.kol_appends.get();
+  if (s.peak_table.get() > out.peak_map_entries)
+    out.peak_map_entries = s.peak_table.get();
+  out.modelled_cycles += cycles;
+
+  out.add("nexus.tasks.new", s.tasks_new.get());
+  out.add("nexus.tasks.finished", s.tasks_finished.get());
+  out.add("nexus.tasks.ready", s.tasks_ready.get());
+  out.add("nexus.waiters", s.waiters.get());
+  out.add("nexus.deps", s.deps.get());
+  out.add("nexus.params", s.params.get());
+  out.add("nexus.table.lookups", s.lookups.get());
+  out.add("nexus.table.inserts", s.inserts.get());
+  out.add("nexus.table.deletes", s.deletes.get());
+  out.add("nexus.table.joins", s.joins.get());
+  out.add("nexus.kol.appends", s.kol_appends.get());
+  out.add("nexus.kol.kickoffs", s.kickoffs.get());
+  out.add("nexus.kol.dummy_allocs", s.dummy_kol_allocs.get());
+  out.add("nexus.kol.dummy_refills", s.dummy_kol_refills.get());
+  out.add("nexus.pool.dummy_entries", s.dummy_entries.get());
+  out.add("nexus.set_conflicts", s.set_conflicts.get());
+  out.add("nexus.stall.pool", s.stall_pool.get());
+  out.add("nexus.stall.dummy_kol", s.stall_dummy_kol.get());
+  out.add("nexus.stall.ready_fifo", s.stall_ready.get());
+  out.add("nexus.stall.new_fifo", new_full);
+  out.add("nexus.stall.finished_fifo", finished_full);
+  out.add("nexus.stall_cycles", s.stall_cycles.get());
+  out.add("nexus.serialized", serialized);
+  out.add("nexus.wait_all", wait_all);
+  out.add("nexus.cycles", cycles);
+  out.add("nexus.unit_ns", static_cast<uint64_t>(static_cast<double>(cycles) *
+                                                 1000.0 / cfg_.clock_mhz));
+  uint64_t wr = s.pcie_written.get(), rd = s.pcie_read.get();
+  out.add("nexus.pcie.words_written", wr);
+  out.add("nexus.pcie.words_read", rd);
+  out.add("nexus.pcie_ns", wr * cfg_.pcie_write_ns + rd * cfg_.pcie_read_ns);
+  out.add("nexus.peak.pool", s.peak_pool.get());
+  out.add("nexus.peak.dummy_pool", s.peak_dummy_pool.get());
+  out.add("nexus.peak.table", s.peak_table.get());
+  out.add("nexus.peak.set", s.peak_set.get());
+  out.add("nexus.peak.dummy_kol", s.peak_dummy_kol.get());
+  out.add("nexus.peak.kol", s.peak_kol.get());
+  out.add("nexus.peak.task_buffer", s.peak_task_buffer.get());
+  out.add("nexus.peak.new_fifo", unit_.new_fifo().peak());
+  out.add("nexus.peak.ready_fifo", unit_.ready_fifo().peak());
+  out.add("nexus.peak.finished_fifo", unit_.finished_fifo().peak());
+  out.add("nexus.peak.domains", domains_.peak());
+}
+
+} // namespace weft
