@@ -1,6 +1,7 @@
 #include "picos_engine.hpp"
 
 #include "../../core/error.hpp"
+#include "../../core/fence.hpp"
 #include "../../core/runtime.hpp"
 #include "picos_config.hpp"
 #include "picos_manager.hpp"
@@ -13,8 +14,7 @@ namespace weft {
 
 namespace {
 constexpr uint32_t kTags = 1u << 16; // tag 0: no domain
-constexpr uint32_t kTagEnded = 1u << 31;
-constexpr int kTagShift = 48; // the domain tag: bits 48..63
+constexpr int kTagShift = 48;        // the domain tag: bits 48..63
 // User addresses are below 2^47 (x86-64 user space); bit 47 marks the
 // engine's own join addresses (a taskwait's chain, see wait_deps).
 constexpr int kUserBits = 47;
@@ -42,9 +42,12 @@ uint32_t tag_of_domain(dep_domain *d) {
 } // namespace
 
 struct alignas(64) picos_engine::core_state {
-  // The core's private ready queue has one consumer at a time: its own
-  // worker, or a worker rescuing a task from it.
-  std::atomic<bool> busy{false};
+  // The core's private ready queue and held list have one consumer at a
+  // time: its own worker (owner_in), or another worker taking a task from
+  // it (thief_in). An asymmetric Dekker pair: the owner, on every fetch,
+  // pays a compiler barrier; a thief, rarely, a process-wide fence.
+  std::atomic<bool> owner_in{false};
+  std::atomic<bool> thief_in{false};
   std::atomic<int> requested{0};    // Ready Task Requests not yet fetched
   std::atomic<bool> refused{false}; // the last Ready Task Request failed
   std::atomic<uint32_t> looks{0};   // others saw its queue non-empty
@@ -62,8 +65,7 @@ struct alignas(64) picos_engine::core_state {
 
 picos_engine::picos_engine(const weft_picos_config &cfg, int poll_us,
                            int nworkers)
-    : poll_us_(poll_us), cores_(new std::atomic<core_state *>[kMaxWorkers]()),
-      tag_live_(new std::atomic<uint32_t>[kTags]()) {
+    : poll_us_(poll_us), cores_(new std::atomic<core_state *>[kMaxWorkers]()) {
   weft_picos_config c = cfg;
   c.notify = on_task_queued;
   c.notify_ctx = this;
@@ -114,9 +116,46 @@ void picos_engine::stop() { rt_.store(nullptr, std::memory_order_release); }
 // The Manager put a task into `core`'s queue: wake that worker if it sleeps.
 void picos_engine::on_task_queued(void *ctx, int core) {
   auto *e = static_cast<picos_engine *>(ctx);
+  if (tl_worker && tl_worker->id() == core)
+    return; // the calling worker is that core: awake
   if (runtime *rt = e->rt_.load(std::memory_order_acquire))
     if (core < rt->nthreads())
       rt->wake(core);
+}
+
+namespace {
+#if defined(__SANITIZE_THREAD__)
+constexpr std::memory_order kDekkerLoad = std::memory_order_seq_cst;
+#else
+constexpr std::memory_order kDekkerLoad = std::memory_order_acquire;
+#endif
+} // namespace
+
+bool picos_engine::enter_own(core_state &cs) {
+  cs.owner_in.store(true, kPublishOrder);
+  light_fence(); // pairs with heavy_fence() in enter_other
+  if (!cs.thief_in.load(kDekkerLoad))
+    return true;
+  cs.owner_in.store(false, std::memory_order_release);
+  return false;
+}
+
+void picos_engine::leave_own(core_state &cs) {
+  cs.owner_in.store(false, std::memory_order_release);
+}
+
+bool picos_engine::enter_other(core_state &cs) {
+  if (cs.thief_in.exchange(true, std::memory_order_seq_cst))
+    return false;
+  heavy_fence();
+  if (!cs.owner_in.load(kDekkerLoad))
+    return true;
+  cs.thief_in.store(false, std::memory_order_release);
+  return false;
+}
+
+void picos_engine::leave_other(core_state &cs) {
+  cs.thief_in.store(false, std::memory_order_release);
 }
 
 picos_engine::core_state &picos_engine::core(int id) {
@@ -135,6 +174,9 @@ picos_engine::core_state &picos_engine::core(int id) {
 // ---------------------------------------------------------------------------
 int picos_engine::merge_deps(const weft_dep *deps, int ndeps, picos_dep *out,
                              int max) {
+  // A 128-bit filter of the addresses seen: most lists repeat none, and a
+  // list is scanned for a repeat only when its bit was already set.
+  uint64_t seen[2] = {0, 0};
   int n = 0;
   for (int i = 0; i < ndeps; ++i) {
     auto a = reinterpret_cast<uintptr_t>(deps[i].addr);
@@ -146,13 +188,18 @@ int picos_engine::merge_deps(const weft_dep *deps, int ndeps, picos_dep *out,
     uint32_t dir = deps[i].mode == WEFT_IN    ? WEFT_PICOS_DIR_IN
                    : deps[i].mode == WEFT_OUT ? WEFT_PICOS_DIR_OUT
                                               : WEFT_PICOS_DIR_INOUT;
-    int j = 0;
-    while (j < n && out[j].addr != a)
-      ++j;
-    if (j < n) {
-      out[j].dir |= dir; // in|out = inout
-      continue;
+    uint32_t h = static_cast<uint32_t>((a * 0x9E3779B97F4A7C15ull) >> 57);
+    uint64_t bit = uint64_t(1) << (h & 63);
+    if (seen[h >> 6] & bit) {
+      int j = 0;
+      while (j < n && out[j].addr != a)
+        ++j;
+      if (j < n) {
+        out[j].dir |= dir; // in|out = inout
+        continue;
+      }
     }
+    seen[h >> 6] |= bit;
     if (n == max)
       return max + 1;
     out[n++] = picos_dep{a, dir};
@@ -208,9 +255,6 @@ submit_result picos_engine::submit(worker &w, task *parent, task *t,
   }
   // Before the last packet: another core may run and retire t right after.
   t->engine_data = 0;
-  t->pending.store(static_cast<int32_t>(tag), std::memory_order_relaxed);
-  if (tag)
-    tag_live_[tag].fetch_add(1, std::memory_order_relaxed);
   if (t->priority > 0)
     prio_tasks_.fetch_add(1, std::memory_order_relaxed);
   send(c, reinterpret_cast<uint64_t>(t), d, nd, tag);
@@ -267,8 +311,6 @@ wait_result picos_engine::wait_deps(worker &w, task *parent, task *waiter,
       }
       auto *j = new task{};
       j->arg = &g_join_marker;
-      j->pending.store(static_cast<int32_t>(tag), std::memory_order_relaxed);
-      tag_live_[tag].fetch_add(1, std::memory_order_relaxed);
       picos_dep *q = d.data() + first;
       picos_dep saved = q[part];
       q[part] = picos_dep{join, WEFT_PICOS_DIR_INOUT};
@@ -289,14 +331,12 @@ wait_result picos_engine::wait_deps(worker &w, task *parent, task *waiter,
     return wait_result::all;
   }
   waiter->engine_data = 0;
-  waiter->pending.store(static_cast<int32_t>(tag), std::memory_order_relaxed);
-  tag_live_[tag].fetch_add(1, std::memory_order_relaxed);
   send(c, reinterpret_cast<uint64_t>(waiter), d.data() + first, nd - first,
        tag);
   return wait_result::waiter;
 }
 
-// The front task of core c's queue (under c's busy flag), issued by core
+// The front task of core c's queue (as its consumer), issued by core
 // `me`; join pseudo-tasks are retired on the spot and skipped.
 task *picos_engine::take(int me, int c, core_state &cs) {
   for (;;) {
@@ -313,8 +353,6 @@ task *picos_engine::take(int me, int c, core_state &cs) {
     auto *t = reinterpret_cast<task *>(sw_id);
     if (t->arg == &g_join_marker && !t->fn) {
       weft_picos_retire_task(unit_, me, id);
-      tag_done(
-          static_cast<uint32_t>(t->pending.load(std::memory_order_relaxed)));
       delete t;
       continue;
     }
@@ -323,7 +361,7 @@ task *picos_engine::take(int me, int c, core_state &cs) {
   }
 }
 
-// A Ready Task Request for core c (under cs.busy).
+// A Ready Task Request for core c (as its consumer).
 void picos_engine::request(int c, core_state &cs) {
   bool ok = weft_picos_ready_task_request(unit_, c);
   if (ok)
@@ -346,7 +384,7 @@ task *picos_engine::unhold(core_state &cs, std::size_t i) {
   return t;
 }
 
-// Under cs.busy. Inside a task (a taskwait, or a spawn making room), its own
+// As c's consumer. Inside a task (a taskwait, or a spawn making room), its own
 // children come first, newest first: Picos hands out ready tasks oldest
 // first, which on one thread would run unrelated tasks on top of every
 // waiting one and nest task bodies without bound.
@@ -403,11 +441,11 @@ task *picos_engine::fetch(worker &w) {
   core_state &cs = core(c);
   task *t = nullptr;
   bool held_more = false;
-  if (!cs.busy.exchange(true, std::memory_order_acquire)) {
+  if (enter_own(cs)) {
     if (cs.looks.load(std::memory_order_relaxed) != 0)
       cs.looks.store(0, std::memory_order_relaxed);
     t = pick(w, c, cs, held_more);
-    cs.busy.store(false, std::memory_order_release);
+    leave_own(cs);
   }
   if (held_more && !cs.held_empty())
     if (team *mine = w.current_team();
@@ -426,7 +464,6 @@ task *picos_engine::finish_fetch(worker &w, task *t) {
   if (t->flags & TASK_WAITER) {
     weft_picos_retire_task(unit_, w.id(), t->engine_data);
     t->engine_data = 0;
-    tag_done(static_cast<uint32_t>(t->pending.load(std::memory_order_relaxed)));
   }
   return t;
 }
@@ -448,14 +485,14 @@ task *picos_engine::rescue(worker &w) {
         cs->looks.fetch_add(1, std::memory_order_relaxed) + 1 >= kRescueLooks;
     if (!held && !stale)
       continue;
-    if (cs->busy.exchange(true, std::memory_order_acquire))
+    if (!enter_other(*cs))
       continue;
     task *t = nullptr;
     if (!cs->held.empty())
       t = unhold(*cs, 0);
     else if (stale)
       t = take(w.id(), c, *cs);
-    cs->busy.store(false, std::memory_order_release);
+    leave_other(*cs);
     if (t) {
       if (stale && !held)
         cs->looks.store(0, std::memory_order_relaxed);
@@ -471,10 +508,10 @@ bool picos_engine::has_ready(worker &w) {
   core_state &cs = core(c);
   if (!cs.held_empty())
     return true;
-  if (cs.busy.exchange(true, std::memory_order_acquire))
+  if (!enter_own(cs))
     return true; // someone is taking from it right now: look again
   bool ready = weft_picos_fetch_sw_id(unit_, c) != WEFT_PICOS_FAIL;
-  cs.busy.store(false, std::memory_order_release);
+  leave_own(cs);
   if (ready)
     return true;
   // Tasks other cores hold are this worker's to take too, and so is a task
@@ -504,7 +541,6 @@ void picos_engine::retire(worker &w, task *t) {
     return; // never in Picos: serialized, undeferred or included
   weft_picos_retire_task(unit_, w.id(), id);
   t->engine_data = 0;
-  tag_done(static_cast<uint32_t>(t->pending.load(std::memory_order_relaxed)));
 }
 
 // ---------------------------------------------------------------------------
@@ -529,21 +565,25 @@ uint32_t picos_engine::tag_of(task *parent) {
   return tag;
 }
 
-void picos_engine::tag_done(uint32_t tag) {
-  if (tag != 0 &&
-      tag_live_[tag].fetch_sub(1, std::memory_order_acq_rel) == (kTagEnded | 1))
-    free_tag(tag); // the parent has ended and this was its last child
+// A tag goes back when no child can carry it any more. Children of a task
+// that returned may still run: its tag is recycled with its descriptor
+// (task_free: every child has retired by then). Implicit and included tasks
+// are never freed, and their children have all finished when they end.
+void picos_engine::task_end(worker &, task *parent) {
+  if (parent->flags & (TASK_ROOT | TASK_INLINE)) {
+    free_tag(tag_of_domain(parent->domain));
+    parent->domain = nullptr;
+  }
 }
 
-void picos_engine::task_end(worker &, task *parent) {
-  uint32_t tag = tag_of_domain(parent->domain);
-  parent->domain = nullptr;
-  if (tag_live_[tag].fetch_or(kTagEnded, std::memory_order_acq_rel) == 0)
-    free_tag(tag);
+void picos_engine::task_free(worker &, task *t) {
+  if (t->domain) {
+    free_tag(tag_of_domain(t->domain));
+    t->domain = nullptr;
+  }
 }
 
 void picos_engine::free_tag(uint32_t tag) {
-  tag_live_[tag].store(0, std::memory_order_relaxed);
   std::lock_guard<std::mutex> lk(tag_lock_);
   free_tags_.push_back(tag);
   --tags_in_use_;

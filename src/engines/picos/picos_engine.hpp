@@ -19,7 +19,7 @@
 // Picos has no nested tasks: dependences are between siblings, so each
 // parent gets a 16-bit domain tag (task::domain holds it) that is folded into
 // the top bits of every dependence address its children submit. A tag is
-// recycled once the parent ended and all its children retired.
+// recycled with the parent's descriptor (all its children retired by then).
 //
 // What the runtime does with fetched tasks (Phentos runs each at once):
 //  * Inside a task (a taskwait), the waiting task's own children run first:
@@ -73,7 +73,7 @@ public:
   void children_done(worker &, task *) override {}
   void task_end(worker &w, task *parent) override;
   void add_stats(engine_stats &out) const override;
-  void task_free(worker &, task *) override {}
+  void task_free(worker &w, task *t) override;
 
   weft_picos *unit() { return unit_; }
 
@@ -93,6 +93,10 @@ private:
   static void on_task_queued(void *ctx, int core);
 
   core_state &core(int id);
+  bool enter_own(core_state &cs);
+  void leave_own(core_state &cs);
+  bool enter_other(core_state &cs);
+  void leave_other(core_state &cs);
   task *take(int me, int c, core_state &cs);
   bool request_for_wait(worker &w, int nd);
   task *pick(worker &w, int c, core_state &cs, bool &held_more);
@@ -103,7 +107,6 @@ private:
   task *finish_fetch(worker &w, task *t);
   void send(int c, uint64_t sw_id, const picos_dep *d, int nd, uint32_t tag);
   uint32_t tag_of(task *parent);
-  void tag_done(uint32_t tag);
   void free_tag(uint32_t tag);
   static void bump(std::atomic<uint64_t> &c) {
     c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -118,8 +121,7 @@ private:
   // Tasks with a priority submitted and not yet handed to the core.
   alignas(64) std::atomic<int64_t> prio_tasks_{0};
 
-  // Domain tags 1..65535: children alive in Picos | kTagEnded.
-  std::unique_ptr<std::atomic<uint32_t>[]> tag_live_;
+  // Domain tags 1..65535.
   mutable std::mutex tag_lock_;
   std::vector<uint32_t> free_tags_;
   uint32_t next_tag_ = 1;

@@ -102,10 +102,7 @@ void picos_manager::check_core(int core, const char *instruction) const {
           core, cores_ - 1);
 }
 
-picos_manager::port &picos_manager::port_of(int core, const char *instruction) {
-  check_core(core, instruction);
-  if (port *p = ports_[core].load(std::memory_order_acquire))
-    return *p;
+picos_manager::port &picos_manager::new_port(int core) {
   auto *p = new port(cfg_.core_queue);
   port *expected = nullptr;
   if (!ports_[core].compare_exchange_strong(expected, p,
@@ -212,8 +209,10 @@ void picos_manager::sequence_complete(port &p) {
   wake_list wake;
   lock_.lock();
   p.sub_state.store(kComplete, std::memory_order_relaxed);
-  if (!manual_)
-    run_units(wake);
+  if (!manual_) {
+    forward_sequences();
+    route_ready_tasks(wake);
+  }
   lock_.unlock();
   notify(wake);
 }
@@ -235,7 +234,7 @@ bool picos_manager::ready_task_request(int core) {
     ++p.requests;
     ok = true;
     if (!manual_)
-      run_units(wake);
+      route_ready_tasks(wake);
   }
   lock_.unlock();
   notify(wake);
@@ -281,14 +280,22 @@ void picos_manager::retire_task(int core, uint32_t picos_id) {
     std::this_thread::yield();
     lock_.lock();
   }
-  p.retirement_full = true;
-  p.retirement = picos_id;
-  retire_pending_[static_cast<std::size_t>(core) / 64] |= uint64_t(1)
-                                                          << (core % 64);
-  if (++retire_count_ > peak_retire_)
-    peak_retire_ = retire_count_;
-  if (!manual_)
-    run_units(wake);
+  if (!manual_ && retire_count_ == 0) {
+    // The only packet waiting: the round-robin arbiter serves it now.
+    if (peak_retire_ == 0)
+      peak_retire_ = 1;
+    serve_retirement(core, picos_id);
+    route_ready_tasks(wake);
+  } else {
+    p.retirement_full = true;
+    p.retirement = picos_id;
+    retire_pending_[static_cast<std::size_t>(core) / 64] |= uint64_t(1)
+                                                            << (core % 64);
+    if (++retire_count_ > peak_retire_)
+      peak_retire_ = retire_count_;
+    if (!manual_)
+      run_units(wake);
+  }
   lock_.unlock();
   notify(wake);
   bump(p, kPicosRetireTask, true);
@@ -327,11 +334,14 @@ void picos_manager::forward_sequences() {
       return;
     guided_.pop();
     uint32_t n = q.expected;
-    // The Zero Padder: Picos always takes 48 packets.
-    std::memset(q.buf + n, 0, (WEFT_PICOS_PACKETS - n) * sizeof(uint32_t));
-    if (on_picos_packet)
+    // The Zero Padder: Picos always takes 48 packets. Picos reads only the
+    // 3 + 3*D that carry something, so the zeros are written only for an
+    // observer.
+    if (on_picos_packet) {
+      std::memset(q.buf + n, 0, (WEFT_PICOS_PACKETS - n) * sizeof(uint32_t));
       for (uint32_t i = 0; i < WEFT_PICOS_PACKETS; ++i)
         on_picos_packet(q.buf[i]);
+    }
     zero_padded_ += WEFT_PICOS_PACKETS - n;
     to_picos_ += WEFT_PICOS_PACKETS;
     picos_cycles_ += WEFT_PICOS_PACKETS * kPicosPacketCycles;
@@ -366,12 +376,16 @@ void picos_manager::arbitrate_retirements() {
     retire_pending_[static_cast<std::size_t>(c) / 64] &=
         ~(uint64_t(1) << (c % 64));
     --retire_count_;
-    retire_last_ = c;
-    if (on_retirement)
-      on_retirement(c, id);
-    picos_cycles_ += kPicosRetireCycles;
-    picos_.retire(id);
+    serve_retirement(c, id);
   }
+}
+
+void picos_manager::serve_retirement(int core, uint32_t picos_id) {
+  retire_last_ = core;
+  if (on_retirement)
+    on_retirement(core, picos_id);
+  picos_cycles_ += kPicosRetireCycles;
+  picos_.retire(picos_id);
 }
 
 // The Packet Encoder fills the central ready queue from Picos; the

@@ -111,16 +111,25 @@ private:
     int n = 0;
   };
 
-  port &port_of(int core, const char *instruction);
+  port &port_of(int core, const char *instruction) {
+    if (core < 0 || core >= cores_)
+      check_core(core, instruction); // fatal
+    if (port *p = ports_[core].load(std::memory_order_acquire))
+      return *p;
+    return new_port(core);
+  }
+  __attribute__((noinline)) port &new_port(int core);
   port *existing_port(int core) const {
     return ports_[core].load(std::memory_order_acquire);
   }
+  // Fatal unless 0 <= core < cores.
   void check_core(int core, const char *instruction) const;
   void bump(port &p, int instr, bool ok);
   void sequence_complete(port &p);
   void run_units(wake_list &wake);         // everything, until idle
   void forward_sequences();                // Guided Arbiter + Zero Padder
   void arbitrate_retirements();            // Round-Robin Arbiter
+  void serve_retirement(int core, uint32_t picos_id);
   void route_ready_tasks(wake_list &wake); // Packet Encoder + Work-Fetch
   void notify(wake_list &wake);
 

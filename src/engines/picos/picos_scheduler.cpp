@@ -73,6 +73,7 @@ void picos_scheduler::accept(const uint32_t *pk, uint32_t reserved_deps) {
   ++accepted_;
   deps_ += nd;
 
+  uint64_t seen = 0; // a filter: addresses are compared only on a hit
   for (uint32_t d = 0; d < nd; ++d) {
     const uint32_t *q = pk + 3 + 3 * d;
     uint64_t addr = (uint64_t(q[1]) << 32) | q[0];
@@ -81,12 +82,15 @@ void picos_scheduler::accept(const uint32_t *pk, uint32_t reserved_deps) {
       fatal("picos: dependence %u of SW ID %#llx has directionality %u "
             "(1 in, 2 out, 3 inout)",
             d, (unsigned long long)sw_id, dir);
-    for (uint32_t k = 0; k < d; ++k) {
-      const uint32_t *r = pk + 3 + 3 * k;
-      if (r[0] == q[0] && r[1] == q[1])
-        fatal("picos: SW ID %#llx names address %#llx twice",
-              (unsigned long long)sw_id, (unsigned long long)addr);
-    }
+    uint64_t bit = uint64_t(1) << ((addr * 0x9E3779B97F4A7C15ull) >> 58);
+    if (seen & bit)
+      for (uint32_t k = 0; k < d; ++k) {
+        const uint32_t *r = pk + 3 + 3 * k;
+        if (r[0] == q[0] && r[1] == q[1])
+          fatal("picos: SW ID %#llx names address %#llx twice",
+                (unsigned long long)sw_id, (unsigned long long)addr);
+      }
+    seen |= bit;
     add_dependence(i, d, addr, dir != WEFT_PICOS_DIR_IN);
   }
   // What the reservation held beyond what the task took.
