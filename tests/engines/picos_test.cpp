@@ -968,7 +968,9 @@ struct ordered {
     }
   }
   void run(int every) {
+    // Every task's accesses first: tasks read them while later ones spawn.
     std::vector<int> seen(kAddrs, -1);
+    std::vector<std::vector<weft_dep>> deps(kTasks);
     for (int x = 0; x < kAddrs; ++x)
       last[x] = -1;
     args.resize(kTasks);
@@ -980,19 +982,19 @@ struct ordered {
       else
         a.push_back(i % kAddrs);
       std::vector<int> pv;
-      std::vector<weft_dep> d;
       for (int x : a) {
         pv.push_back(seen[x]);
         seen[x] = i;
-        d.push_back(weft_dep{&cell[x], WEFT_INOUT});
+        deps[i].push_back(weft_dep{&cell[x], WEFT_INOUT});
       }
       addrs.push_back(a);
       prev.push_back(pv);
       args[i] = arg{this, i};
-      ASSERT_EQ(
-          weft_spawn(body, &args[i], d.data(), static_cast<int>(d.size())),
-          WEFT_OK);
     }
+    for (int i = 0; i < kTasks; ++i)
+      ASSERT_EQ(weft_spawn(body, &args[i], deps[i].data(),
+                           static_cast<int>(deps[i].size())),
+                WEFT_OK);
     ASSERT_EQ(weft_taskwait(), WEFT_OK);
   }
 };
@@ -1131,7 +1133,10 @@ TEST(PicosRuntime, StatisticsNameTheModel) {
   EXPECT_EQ(engine_counter("picos.packets.submitted"), 600u);
   EXPECT_EQ(engine_counter("picos.retire_task"), 100u);
   EXPECT_EQ(s.deps_submitted, 100u);
-  EXPECT_EQ(s.edges, 99u); // a chain
+  // A chain: each task follows the one before, unless that one had already
+  // retired when it was submitted (then Picos has forgotten the address).
+  EXPECT_LE(s.edges, 99u);
+  EXPECT_EQ(s.edges, engine_counter("picos.edges"));
   // Per task at least: Picos' 48 + 8 + 1 cycles and 7 instructions
   // (request, 2 x three packets, ready request, 2 fetches, retire).
   EXPECT_GE(s.modelled_cycles, 100u * (57u + 14u));
