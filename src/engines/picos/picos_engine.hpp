@@ -10,11 +10,13 @@
 //             pointer. More than 15 distinct dependences (or more than half
 //             the dependence or version memory): `serialize`, the core runs
 //             the task outside Picos.
-//   fetch     Ready Task Request when this core has none outstanding, then
-//             Fetch SW ID + Fetch Picos ID (kept in task::engine_data).
+//   fetch     Ready Task Request when this core has none outstanding (and
+//             the worker is in a team), then Fetch SW ID + Fetch Picos ID
+//             (kept in task::engine_data).
 //   retire    Retire Task.
-//   wait_deps the TASK_WAITER goes to Picos as a task with those dependences;
-//             the core that fetches it retires it and hands it back.
+//   wait_deps the TASK_WAITER goes to Picos as a task with those dependences
+//             (more than fit: behind a chain of join pseudo-tasks); the core
+//             that fetches it retires it and hands it back.
 //
 // Picos has no nested tasks: dependences are between siblings, so each
 // parent gets a 16-bit domain tag (task::domain holds it) that is folded into

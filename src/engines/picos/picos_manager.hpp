@@ -126,9 +126,9 @@ private:
   void check_core(int core, const char *instruction) const;
   void bump(port &p, int instr, bool ok);
   void sequence_complete(port &p);
-  void run_units(wake_list &wake);         // everything, until idle
-  void forward_sequences();                // Guided Arbiter + Zero Padder
-  void arbitrate_retirements();            // Round-Robin Arbiter
+  void run_units(wake_list &wake); // everything, until idle
+  void forward_sequences();        // Guided Arbiter + Zero Padder
+  void arbitrate_retirements();    // Round-Robin Arbiter
   void serve_retirement(int core, uint32_t picos_id);
   void route_ready_tasks(wake_list &wake); // Packet Encoder + Work-Fetch
   void notify(wake_list &wake);
