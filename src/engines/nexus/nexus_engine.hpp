@@ -14,7 +14,7 @@
 //                     after each ready word. What fetch reads goes into the
 //                     plugin's pool of ready tasks (VSs has one), from which
 //                     a worker takes the newest child of the task it runs,
-//                     else the newest task of its team, into its deque.
+//                     else the newest task of its team.
 //
 // Every task goes through the unit, with or without dependences. A task
 // that can never fit answers `serialize`; temporary lack of room `full`.
@@ -90,8 +90,8 @@ private:
   void ready_written() override;
 
   // Thread mode: the plugin's pool of ready tasks.
-  void send_home(const nexus_ready_word &r);
   void drain_ready(worker &w);
+  void catch_up(worker &w);
   task *pick(worker &w);
 
   void manager_main();
