@@ -41,8 +41,9 @@ struct alignas(64) picos_engine::core_state {
   // The core's private ready queue has one consumer at a time: its own
   // worker, or a worker rescuing a task from it.
   std::atomic<bool> busy{false};
-  std::atomic<int> requested{0};  // Ready Task Requests not yet fetched
-  std::atomic<uint32_t> looks{0}; // others saw its queue non-empty
+  std::atomic<int> requested{0};    // Ready Task Requests not yet fetched
+  std::atomic<bool> refused{false}; // the last Ready Task Request failed
+  std::atomic<uint32_t> looks{0};   // others saw its queue non-empty
   // Fetched tasks this core keeps for later (see pick), oldest first.
   std::vector<task *> held;
   std::atomic<uint32_t> nheld{0}; // held.size(), for other workers
@@ -295,6 +296,15 @@ task *picos_engine::take(int me, int c, core_state &cs) {
   }
 }
 
+// A Ready Task Request for core c (under cs.busy).
+void picos_engine::request(int c, core_state &cs) {
+  bool ok = weft_picos_ready_task_request(unit_, c);
+  if (ok)
+    cs.requested.store(1, std::memory_order_relaxed);
+  if (cs.refused.load(std::memory_order_relaxed) == ok)
+    cs.refused.store(!ok, std::memory_order_relaxed);
+}
+
 void picos_engine::hold(core_state &cs, task *t) {
   cs.held.push_back(t);
   cs.nheld.store(static_cast<uint32_t>(cs.held.size()),
@@ -321,9 +331,8 @@ task *picos_engine::pick(worker &w, int c, core_state &cs, bool &held_more) {
     // Tasks with a priority are in Picos or held: of the ready ones the
     // highest runs first (weft.h), so take every ready task, then choose.
     for (;;) {
-      if (cs.requested.load(std::memory_order_relaxed) == 0 && mine &&
-          weft_picos_ready_task_request(unit_, c))
-        cs.requested.store(1, std::memory_order_relaxed);
+      if (cs.requested.load(std::memory_order_relaxed) == 0 && mine)
+        request(c, cs);
       task *t = take(c, c, cs);
       if (!t)
         break;
@@ -347,9 +356,8 @@ task *picos_engine::pick(worker &w, int c, core_state &cs, bool &held_more) {
   for (;;) {
     // A worker between teams only hands back what its queue holds: it asks
     // for no more work that it would have to route elsewhere.
-    if (cs.requested.load(std::memory_order_relaxed) == 0 && mine &&
-        weft_picos_ready_task_request(unit_, c))
-      cs.requested.store(1, std::memory_order_relaxed);
+    if (cs.requested.load(std::memory_order_relaxed) == 0 && mine)
+      request(c, cs);
     task *t = take(c, c, cs);
     if (!t)
       break;
@@ -442,18 +450,25 @@ bool picos_engine::has_ready(worker &w) {
   cs.busy.store(false, std::memory_order_release);
   if (ready)
     return true;
-  // Tasks other cores hold are this worker's to take too.
+  // Tasks other cores hold are this worker's to take too, and so is a task
+  // waiting in another core's queue (that core may be blocked: see rescue).
   int n = ncores_.load(std::memory_order_acquire);
   for (int i = 0; i < n; ++i)
     if (core_state *o = cores_[i].load(std::memory_order_acquire))
-      if (!o->held_empty())
+      if (!o->held_empty() || (i != c && weft_picos_queued(unit_, i) != 0))
         return true;
   return false;
 }
 
+// A task may land in this core's queue at any time while it has a request
+// outstanding; without one (the routing queue was full) a task may land in
+// the queue of a core that does not fetch, which only others can rescue.
 int picos_engine::poll_interval_us(worker &w) {
-  return core(w.id()).requested.load(std::memory_order_relaxed) > 0 ? poll_us_
-                                                                    : 0;
+  core_state &cs = core(w.id());
+  return cs.requested.load(std::memory_order_relaxed) > 0 ||
+                 cs.refused.load(std::memory_order_relaxed)
+             ? poll_us_
+             : 0;
 }
 
 void picos_engine::retire(worker &w, task *t) {

@@ -94,6 +94,7 @@ private:
   task *take(int me, int c, core_state &cs);
   bool request_for_wait(worker &w, int nd);
   task *pick(worker &w, int c, core_state &cs, bool &held_more);
+  void request(int c, core_state &cs);
   void hold(core_state &cs, task *t);
   task *unhold(core_state &cs, std::size_t i);
   task *rescue(worker &w);
