@@ -5,6 +5,7 @@
 #include "picos_config.hpp"
 #include "picos_manager.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <thread>
 
@@ -23,6 +24,9 @@ char g_join_marker;
 // Looks by idle workers at a task waiting in another core's queue before
 // one of them takes it.
 constexpr uint32_t kRescueLooks = 4;
+// Refusals in a row of one task without dependences before it runs without
+// Picos.
+constexpr uint32_t kBypassAfter = 16;
 // How long a worker with a Ready Task Request outstanding sleeps at most.
 // The Manager wakes a sleeping team member when it fills its queue; this
 // bounds a wake-up that arrives as it falls asleep, and a worker between
@@ -50,7 +54,10 @@ struct alignas(64) picos_engine::core_state {
   bool held_empty() const { return nheld.load(std::memory_order_relaxed) == 0; }
   // Counters (single writer: the worker that is this core).
   std::atomic<uint64_t> full{0}, serialized{0}, wait_all{0}, rescued{0},
-      stolen{0}, joins{0};
+      stolen{0}, joins{0}, bypassed{0};
+  // The task submit refused last, and how many times in a row.
+  task *refused_task = nullptr;
+  uint32_t refusals = 0;
 };
 
 picos_engine::picos_engine(const weft_picos_config &cfg, int poll_us,
@@ -66,11 +73,14 @@ picos_engine::picos_engine(const weft_picos_config &cfg, int poll_us,
   // Per-core counters for the workers the runtime starts with (teams may
   // add more: picos.peak.core_queue covers every core).
   unit_->manager.set_reported_cores(nworkers);
+  // A task goes to Picos only if its dependences need at most half of the
+  // dependence and version memories: a bigger one could wait for room for
+  // ever behind tasks that hold a few entries (a detached task not yet
+  // fulfilled). The defaults allow all 15.
   max_deps_ = WEFT_PICOS_MAX_DEPS;
-  if (c.dep_memory < static_cast<uint32_t>(max_deps_))
-    max_deps_ = static_cast<int>(c.dep_memory);
-  if (c.version_memory < static_cast<uint32_t>(max_deps_))
-    max_deps_ = static_cast<int>(c.version_memory);
+  uint32_t half = std::min(c.dep_memory, c.version_memory) / 2;
+  if (half < static_cast<uint32_t>(max_deps_))
+    max_deps_ = half > 0 ? static_cast<int>(half) : 1;
 }
 
 namespace {
@@ -176,7 +186,24 @@ submit_result picos_engine::submit(worker &w, task *parent, task *t,
     }
   }
   if (!weft_picos_submission_request(unit_, c, weft_picos_packets(nd))) {
-    bump(core(c).full);
+    core_state &cs = core(c);
+    bump(cs.full);
+    // A task without dependences that Picos keeps refusing runs without
+    // it: nothing can be ordered against it, and the room may never come
+    // (a task memory full of detached tasks that this thread fulfils once
+    // it has created this one; the core's serialization would wait for
+    // them).
+    if (nd == 0) {
+      if (cs.refused_task != t) {
+        cs.refused_task = t;
+        cs.refusals = 0;
+      }
+      if (++cs.refusals >= kBypassAfter) {
+        cs.refused_task = nullptr;
+        bump(cs.bypassed);
+        return submit_result::ready;
+      }
+    }
     return submit_result::full;
   }
   // Before the last packet: another core may run and retire t right after.
@@ -547,7 +574,7 @@ void picos_engine::add_stats(engine_stats &out) const {
   }
   out.add("picos.cycles_per_task", tasks ? out.modelled_cycles / tasks : 0);
   uint64_t full = 0, serialized = 0, wait_all = 0, rescued = 0, stolen = 0,
-           joins = 0;
+           joins = 0, bypassed = 0;
   int n = ncores_.load(std::memory_order_acquire);
   for (int i = 0; i < n; ++i)
     if (const core_state *s = cores_[i].load(std::memory_order_acquire)) {
@@ -557,6 +584,7 @@ void picos_engine::add_stats(engine_stats &out) const {
       rescued += s->rescued.load(std::memory_order_relaxed);
       stolen += s->stolen.load(std::memory_order_relaxed);
       joins += s->joins.load(std::memory_order_relaxed);
+      bypassed += s->bypassed.load(std::memory_order_relaxed);
     }
   out.add("picos.engine.full", full);
   out.add("picos.engine.serialized", serialized);
@@ -564,6 +592,7 @@ void picos_engine::add_stats(engine_stats &out) const {
   out.add("picos.engine.rescued", rescued);
   out.add("picos.engine.stolen", stolen);
   out.add("picos.engine.joins", joins);
+  out.add("picos.engine.bypassed", bypassed);
   std::lock_guard<std::mutex> lk(tag_lock_);
   out.add("picos.engine.peak_domains", peak_tags_);
 }

@@ -4,10 +4,12 @@
 // core w.id().
 //
 //   submit    Submission Request, then Submit Three Packets for the header
-//             and for each dependence; a failed request answers `full`.
-//             SW ID = the task pointer. More than 15 distinct dependences
-//             (or more than the dependence/version memories can ever hold):
-//             `serialize`, the core runs the task outside Picos.
+//             and for each dependence; a failed request answers `full`
+//             (and a task without dependences refused 16 times in a row is
+//             answered `ready`: it runs without Picos). SW ID = the task
+//             pointer. More than 15 distinct dependences (or more than half
+//             the dependence or version memory): `serialize`, the core runs
+//             the task outside Picos.
 //   fetch     Ready Task Request when this core has none outstanding, then
 //             Fetch SW ID + Fetch Picos ID (kept in task::engine_data).
 //   retire    Retire Task.
