@@ -368,21 +368,25 @@ void runtime::serialize(worker &w, task *parent, task *t) {
   // Every earlier sibling finished and no later one exists yet: t is ordered
   // after and before each of them whatever their dependences.
   worker_counters::bump(w.counters().serialized);
-  uint64_t earlier = parent->created - 1;
-  auto done = [parent, earlier] {
-    return finished_children(parent->children.load(
-               std::memory_order_acquire)) >= earlier;
-  };
-  if (!done()) {
-    // As taskwait: the child that finishes last must wake us.
-    parent->children.fetch_or(kChildWaiting | (uint64_t(w.id())
-                                               << kChildWaiterShift),
-                              std::memory_order_seq_cst);
-    w.wait_until(done);
-    parent->children.fetch_and(~(kChildWaiting | kChildWaiterMask),
-                               std::memory_order_relaxed);
-  }
+  wait_children(w, parent, parent->created - 1);
   w.run_undeferred(t);
+}
+
+void runtime::wait_children(worker &w, task *parent, uint64_t n) {
+  auto done = [parent, n] {
+    return finished_children(parent->children.load(
+               std::memory_order_acquire)) >= n;
+  };
+  if (done())
+    return;
+  wait_scope ws(w.wait_state(), wait_kind::taskwait, parent);
+  // The child that brings the count to n must wake us: say who waits.
+  parent->children.fetch_or(kChildWaiting | (uint64_t(w.id())
+                                             << kChildWaiterShift),
+                            std::memory_order_seq_cst);
+  w.wait_until(done);
+  parent->children.fetch_and(~(kChildWaiting | kChildWaiterMask),
+                             std::memory_order_relaxed);
 }
 
 uint64_t runtime::unfinished_children(worker &w, task *parent) {
@@ -394,19 +398,7 @@ uint64_t runtime::unfinished_children(worker &w, task *parent) {
 int runtime::taskwait(worker &w) {
   task *cur = w.current();
   if (cur->created != 0) {
-    auto done = [cur] {
-      return finished_children(cur->children.load(
-                 std::memory_order_acquire)) == cur->created;
-    };
-    if (!done()) {
-      wait_scope ws(w.wait_state(), wait_kind::taskwait, cur);
-      cur->children.fetch_or(kChildWaiting | (uint64_t(w.id())
-                                              << kChildWaiterShift),
-                             std::memory_order_seq_cst);
-      w.wait_until(done);
-      cur->children.fetch_and(~(kChildWaiting | kChildWaiterMask),
-                              std::memory_order_relaxed);
-    }
+    wait_children(w, cur, cur->created);
     // No child is left to touch the counter: start counting afresh.
     cur->children.store(kChildBias, std::memory_order_relaxed);
     cur->created = 0;

@@ -107,6 +107,8 @@ private:
   // t could not go to the engine: run it here once every earlier child of
   // parent has finished (see submit_result::serialize).
   void serialize(worker &w, task *parent, task *t);
+  // Run tasks until at least n children of parent have finished.
+  void wait_children(worker &w, task *parent, uint64_t n);
 
   std::unique_ptr<dependency_engine> engine_;
   std::unique_ptr<worksharing_engine> ws_engine_;
