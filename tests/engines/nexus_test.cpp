@@ -686,7 +686,7 @@ TEST(NexusMaestro, StatisticsOfASmallScenario) {
             0u);
 }
 
-// The cost model (docs/engines/nexus.md, "Cost model"): a two-task chain on
+// The cost model (docs/engines.md, "Cost model"): a two-task chain on
 // one address.
 //   insert t1: 2 descriptor words + 1 pool entry + lookup 3 + create 1
 //              + 1 ready word                                         =  8

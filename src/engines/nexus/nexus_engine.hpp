@@ -1,6 +1,6 @@
 // The dependency engine `nexus` (WEFT_ENGINE=nexus): the Nexus++ Task
 // Maestro (nexus_task_maestro) behind the engine contract, in one of two
-// modes (WEFT_NEXUS_MODE, docs/engines/nexus.md):
+// modes (WEFT_NEXUS_MODE, docs/engines.md):
 //
 //   inline (default)  the unit is one lock. submit / retire / wait_deps do
 //                     the unit's work under it and read the tasks it made
