@@ -393,9 +393,11 @@ void nexus_engine::ready_written() {
 // ---- thread mode: the manager
 // --------------------------------------------------
 void nexus_engine::poke_manager() {
-  // Pairs with the fence in manager_wait: either the manager sees what we
-  // wrote before it sleeps, or we see it asleep and wake it.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // Pairs with the same read-modify-write in manager_wait: the two are
+  // ordered on one location, so either the manager sees what we wrote
+  // before it sleeps, or we see it asleep and wake it. (An RMW rather than
+  // a fence: ThreadSanitizer understands it.)
+  mgr_order_.fetch_add(1, std::memory_order_acq_rel);
   if (mgr_sleeping_.load(std::memory_order_relaxed)) {
     mgr_word_.fetch_add(1, std::memory_order_release);
     futex_wake(mgr_word_, 1);
@@ -411,7 +413,7 @@ template <class Cond> void nexus_engine::manager_wait(Cond blocked) {
     } else {
       mgr_sleeping_.store(true, std::memory_order_seq_cst);
       uint32_t seen = mgr_word_.load(std::memory_order_acquire);
-      std::atomic_thread_fence(std::memory_order_seq_cst);
+      mgr_order_.fetch_add(1, std::memory_order_acq_rel);
       if (blocked())
         futex_wait(mgr_word_, seen);
       mgr_sleeping_.store(false, std::memory_order_relaxed);

@@ -111,6 +111,7 @@ private:
   std::atomic<bool> stop_{false};
   alignas(64) std::atomic<bool> mgr_sleeping_{false};
   std::atomic<uint32_t> mgr_word_{0};
+  std::atomic<uint32_t> mgr_order_{0}; // orders pokes against sleeping
   unsigned wake_cursor_ = 0; // manager only
   struct pooled {
     task *t;
