@@ -39,9 +39,9 @@ USABLE_RATIO = 3.0  # issue 4: a model's ns/task at most 3x the sw engine's
 
 def modelled(rec):
     """(cycles per task, modelled ns per task) from a micro_weft record;
-    the ns is the sum of the engine's counters named *.modelled_ns (the unit
-    at its clock, PCIe included where the model has it), None if it has
-    none."""
+    the ns is the sum of the engine's counters named *.modelled_ns (picos,
+    hwse), or *.unit_ns and *.pcie_ns (nexus: the unit at its clock and the
+    PCIe words), None if it has none."""
     total = rec.get("tasks_total") or 0
     if total <= 0:
         return None, None
@@ -52,7 +52,7 @@ def modelled(rec):
         if k.endswith(".modelled_cycles"))
     cycles /= total
     ns = [v for k, v in rec.get("counters", {}).items()
-          if k.endswith(".modelled_ns")]
+          if k.endswith((".modelled_ns", ".unit_ns", ".pcie_ns"))]
     return cycles, (sum(ns) / total if ns else None)
 
 

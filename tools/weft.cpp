@@ -104,9 +104,9 @@ int main(int argc, char **argv) {
   CLI::App *run_cmd = app.add_subcommand(
       "run", "Run a gcc -fopenmp program with weft in place of libgomp");
   run_cmd->add_option("--engine", ro.engine,
-                      "dependency engine (WEFT_ENGINE), e.g. sw");
+                      "dependency engine (WEFT_ENGINE): sw, nexus or picos");
   run_cmd->add_option("--ws-engine", ro.ws_engine,
-                      "work-sharing engine (WEFT_WS_ENGINE), e.g. sw");
+                      "work-sharing engine (WEFT_WS_ENGINE): sw or hwse");
   run_cmd->add_option("--threads", ro.threads,
                       "team size (OMP_NUM_THREADS and WEFT_NUM_THREADS)")
       ->check(CLI::Range(1, 16384));

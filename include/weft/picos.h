@@ -59,7 +59,7 @@ typedef struct weft_picos_config {
   void *notify_ctx;
 } weft_picos_config;
 
-/* The defaults (docs/engines/picos.md); reads no environment variable. */
+/* The defaults (docs/engines.md); reads no environment variable. */
 WEFT_API void weft_picos_config_default(weft_picos_config *cfg);
 
 /* A Picos instance with empty structures, or NULL when cfg is invalid

@@ -113,8 +113,7 @@ int task_create(const char *call, weft_task_fn fn, std::size_t size,
 }
 
 int task_submit(void *handle, const weft_dep *deps, int ndeps, int priority) {
-  return submit(*tl_worker, static_cast<task *>(handle), deps, ndeps,
-                priority);
+  return submit(*tl_worker, static_cast<task *>(handle), deps, ndeps, priority);
 }
 
 void task_discard(void *handle) {
@@ -179,15 +178,17 @@ int weft_spawn_copy(weft_task_fn fn, const void *arg, size_t arg_size,
   if (!fn)
     return set_error(WEFT_EINVAL, "weft_spawn_copy: fn is NULL");
   if (!arg && arg_size > 0)
-    return set_error(WEFT_EINVAL, "weft_spawn_copy: arg is NULL but arg_size "
-                                  "is %zu",
+    return set_error(WEFT_EINVAL,
+                     "weft_spawn_copy: arg is NULL but arg_size "
+                     "is %zu",
                      arg_size);
   if (int rc = check_deps("weft_spawn_copy", deps, ndeps); rc != WEFT_OK)
     return rc;
   int prio = attr ? attr->priority : 0;
   if (prio < 0)
-    return set_error(WEFT_EINVAL, "weft_spawn_copy: attr->priority is %d "
-                                  "(must be >= 0)",
+    return set_error(WEFT_EINVAL,
+                     "weft_spawn_copy: attr->priority is %d "
+                     "(must be >= 0)",
                      prio);
   task *t = w->alloc_task(fn, nullptr);
   t->arg = w->alloc_payload(t, arg_size, 16);
@@ -232,9 +233,8 @@ int weft_spawn_args(weft_args_fn fn, int nargs, void *const *args,
                        i, i);
     deps[ndeps++] = {args[i], static_cast<weft_dep_mode>(m)};
   }
-  task *t = w->alloc_task(reinterpret_cast<weft_task_fn>(
-                              reinterpret_cast<void *>(fn)),
-                          nullptr);
+  task *t = w->alloc_task(
+      reinterpret_cast<weft_task_fn>(reinterpret_cast<void *>(fn)), nullptr);
   t->flags |= TASK_ARGS;
   std::size_t bytes = sizeof(void *) * static_cast<std::size_t>(nargs);
   t->arg = w->alloc_payload(t, bytes, 16);

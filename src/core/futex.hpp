@@ -19,14 +19,16 @@ inline void futex_wait(std::atomic<uint32_t> &word, uint32_t expected) {
 // As futex_wait, but returns after at most `us` microseconds.
 inline void futex_wait_for(std::atomic<uint32_t> &word, uint32_t expected,
                            int us) {
-  struct timespec ts{us / 1000000, (us % 1000000) * 1000L};
+  struct timespec ts {
+    us / 1000000, (us % 1000000) * 1000L
+  };
   syscall(SYS_futex, reinterpret_cast<uint32_t *>(&word), FUTEX_WAIT_PRIVATE,
           expected, &ts, nullptr, 0);
 }
 
 inline void futex_wake(std::atomic<uint32_t> &word, int n) {
-  syscall(SYS_futex, reinterpret_cast<uint32_t *>(&word), FUTEX_WAKE_PRIVATE,
-          n, nullptr, nullptr, 0);
+  syscall(SYS_futex, reinterpret_cast<uint32_t *>(&word), FUTEX_WAKE_PRIVATE, n,
+          nullptr, nullptr, 0);
 }
 
 inline void cpu_relax() {

@@ -3,11 +3,11 @@
 #include "error.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
-#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <pthread.h>
 #include <sched.h>
@@ -92,8 +92,7 @@ inline constexpr uint64_t kThrottleCheckEvery = 16;
 inline constexpr int kFullSpins = 64;
 inline constexpr int kFullYields = 256;
 uint64_t throttle_limit(worker &w) {
-  return kThrottlePerThread *
-         static_cast<uint64_t>(w.current_team()->size());
+  return kThrottlePerThread * static_cast<uint64_t>(w.current_team()->size());
 }
 
 namespace {
@@ -121,8 +120,9 @@ runtime::runtime(int nthreads, std::unique_ptr<dependency_engine> engine,
   asymmetric_fence_init();
   if (ws_engine_->allocates_descriptors())
     descriptor_bins_ = ws_engine_.get();
-  std::call_once(g_atfork_once,
-                 [] { pthread_atfork(nullptr, nullptr, forget_runtime_in_child); });
+  std::call_once(g_atfork_once, [] {
+    pthread_atfork(nullptr, nullptr, forget_runtime_in_child);
+  });
   worker *w0 = new_worker(false);
   team0_ = new team(*this, nthreads);
   team0_->body = native_member;
@@ -244,8 +244,7 @@ void runtime::finish_team(worker &master, team *t,
 }
 
 void runtime::wait_members_left(team *t) {
-  for (int spins = 0; t->inside.load(std::memory_order_acquire) != 0;
-       ++spins)
+  for (int spins = 0; t->inside.load(std::memory_order_acquire) != 0; ++spins)
     if (spins < 1000)
       cpu_relax();
     else
@@ -316,9 +315,8 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
                      std::memory_order_release);
 
   if (parent->created % kThrottleCheckEvery == 0)
-    w.throttled_ = unfinished_children(w, parent) > throttle_limit(w)
-                       ? parent
-                       : nullptr;
+    w.throttled_ =
+        unfinished_children(w, parent) > throttle_limit(w) ? parent : nullptr;
   if (w.throttled_ == parent && t->priority <= 0 &&
       engine_->ready_now(w, parent, deps, ndeps)) {
     // Plenty of queued work already: run it here and now (libgomp does the
@@ -368,21 +366,25 @@ void runtime::serialize(worker &w, task *parent, task *t) {
   // Every earlier sibling finished and no later one exists yet: t is ordered
   // after and before each of them whatever their dependences.
   worker_counters::bump(w.counters().serialized);
-  uint64_t earlier = parent->created - 1;
-  auto done = [parent, earlier] {
-    return finished_children(parent->children.load(
-               std::memory_order_acquire)) >= earlier;
-  };
-  if (!done()) {
-    // As taskwait: the child that finishes last must wake us.
-    parent->children.fetch_or(kChildWaiting | (uint64_t(w.id())
-                                               << kChildWaiterShift),
-                              std::memory_order_seq_cst);
-    w.wait_until(done);
-    parent->children.fetch_and(~(kChildWaiting | kChildWaiterMask),
-                               std::memory_order_relaxed);
-  }
+  wait_children(w, parent, parent->created - 1);
   w.run_undeferred(t);
+}
+
+void runtime::wait_children(worker &w, task *parent, uint64_t n) {
+  auto done = [parent, n] {
+    return finished_children(
+               parent->children.load(std::memory_order_acquire)) >= n;
+  };
+  if (done())
+    return;
+  wait_scope ws(w.wait_state(), wait_kind::taskwait, parent);
+  // The child that brings the count to n must wake us: say who waits.
+  parent->children.fetch_or(kChildWaiting |
+                                (uint64_t(w.id()) << kChildWaiterShift),
+                            std::memory_order_seq_cst);
+  w.wait_until(done);
+  parent->children.fetch_and(~(kChildWaiting | kChildWaiterMask),
+                             std::memory_order_relaxed);
 }
 
 uint64_t runtime::unfinished_children(worker &w, task *parent) {
@@ -394,19 +396,7 @@ uint64_t runtime::unfinished_children(worker &w, task *parent) {
 int runtime::taskwait(worker &w) {
   task *cur = w.current();
   if (cur->created != 0) {
-    auto done = [cur] {
-      return finished_children(cur->children.load(
-                 std::memory_order_acquire)) == cur->created;
-    };
-    if (!done()) {
-      wait_scope ws(w.wait_state(), wait_kind::taskwait, cur);
-      cur->children.fetch_or(kChildWaiting | (uint64_t(w.id())
-                                              << kChildWaiterShift),
-                             std::memory_order_seq_cst);
-      w.wait_until(done);
-      cur->children.fetch_and(~(kChildWaiting | kChildWaiterMask),
-                              std::memory_order_relaxed);
-    }
+    wait_children(w, cur, cur->created);
     // No child is left to touch the counter: start counting afresh.
     cur->children.store(kChildBias, std::memory_order_relaxed);
     cur->created = 0;
@@ -462,8 +452,7 @@ int runtime::taskgroup_end(worker &w) {
   };
   if (!done()) {
     wait_scope ws(w.wait_state(), wait_kind::taskgroup, cur);
-    g->count.fetch_or(kChildWaiting |
-                          (uint64_t(w.id()) << kChildWaiterShift),
+    g->count.fetch_or(kChildWaiting | (uint64_t(w.id()) << kChildWaiterShift),
                       std::memory_order_seq_cst);
     w.wait_until(done);
   }
@@ -575,24 +564,22 @@ weft_stats runtime::stats() const {
 
 void runtime::print_stats() const {
   weft_stats s = stats();
-  std::fprintf(stderr,
-               "weft stats: engine=%s threads=%d tasks=%llu run=%llu "
-               "undeferred=%llu deps=%llu edges=%llu steals=%llu immediate=%llu "
-               "sleeps=%llu "
-               "full=%llu serialized=%llu peak_map=%llu modelled_cycles=%llu "
-               "ws_engine=%s\n",
-               s.engine, const_cast<runtime *>(this)->nthreads(),
-               (unsigned long long)s.tasks_spawned,
-               (unsigned long long)s.tasks_run,
-               (unsigned long long)s.tasks_undeferred,
-               (unsigned long long)s.deps_submitted,
-               (unsigned long long)s.edges, (unsigned long long)s.steals,
-               (unsigned long long)s.immediate_successors,
-               (unsigned long long)s.sleeps,
-               (unsigned long long)s.engine_full,
-               (unsigned long long)s.tasks_serialized,
-               (unsigned long long)s.peak_map_entries,
-               (unsigned long long)s.modelled_cycles, ws_engine_->name());
+  std::fprintf(
+      stderr,
+      "weft stats: engine=%s threads=%d tasks=%llu run=%llu "
+      "undeferred=%llu deps=%llu edges=%llu steals=%llu immediate=%llu "
+      "sleeps=%llu "
+      "full=%llu serialized=%llu peak_map=%llu modelled_cycles=%llu "
+      "ws_engine=%s\n",
+      s.engine, const_cast<runtime *>(this)->nthreads(),
+      (unsigned long long)s.tasks_spawned, (unsigned long long)s.tasks_run,
+      (unsigned long long)s.tasks_undeferred,
+      (unsigned long long)s.deps_submitted, (unsigned long long)s.edges,
+      (unsigned long long)s.steals, (unsigned long long)s.immediate_successors,
+      (unsigned long long)s.sleeps, (unsigned long long)s.engine_full,
+      (unsigned long long)s.tasks_serialized,
+      (unsigned long long)s.peak_map_entries,
+      (unsigned long long)s.modelled_cycles, ws_engine_->name());
   for (const engine_counter &c : engine_counters())
     std::fprintf(stderr, "weft stats:   %s=%llu\n", c.name,
                  (unsigned long long)c.value);

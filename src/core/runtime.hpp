@@ -107,6 +107,8 @@ private:
   // t could not go to the engine: run it here once every earlier child of
   // parent has finished (see submit_result::serialize).
   void serialize(worker &w, task *parent, task *t);
+  // Run tasks until at least n children of parent have finished.
+  void wait_children(worker &w, task *parent, uint64_t n);
 
   std::unique_ptr<dependency_engine> engine_;
   std::unique_ptr<worksharing_engine> ws_engine_;
@@ -116,8 +118,8 @@ private:
   std::unique_ptr<task_pool *[]> pools_;
   std::atomic<int> nworkers_{0};
   std::vector<pthread_t> threads_;
-  std::mutex workers_lock_;        // creation, threads_, idle_
-  std::vector<worker *> idle_;     // started workers in no team
+  std::mutex workers_lock_;    // creation, threads_, idle_
+  std::vector<worker *> idle_; // started workers in no team
   team *team0_ = nullptr;
   std::atomic<bool> stopping_{false};
 };
@@ -125,8 +127,8 @@ private:
 // The running runtime (nullptr when stopped) and the calling thread's worker
 // (nullptr for threads weft does not know).
 extern std::atomic<runtime *> g_runtime;
-extern __attribute__((tls_model("initial-exec"))) thread_local worker
-    *tl_worker;
+extern
+    __attribute__((tls_model("initial-exec"))) thread_local worker *tl_worker;
 // Stack size of the threads weft starts (0: the system's default).
 extern std::size_t g_worker_stack_size;
 

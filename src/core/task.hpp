@@ -21,19 +21,19 @@ struct mutex_set;
 class dep_domain;
 
 enum task_flag : uint16_t {
-  TASK_ROOT = 1u << 0,     // a thread's implicit task; never freed
-  TASK_WAITER = 1u << 1,   // taskwait-depend pseudo task on a waiter's stack
-  TASK_PAYLOAD_POOL = 1u << 2, // arg points to an extra pool block
-  TASK_PAYLOAD_HEAP = 1u << 3, // arg points to malloc'ed memory
-  TASK_ARGS = 1u << 4,     // weft_spawn_args: fn is a weft_args_fn
+  TASK_ROOT = 1u << 0,   // a thread's implicit task; never freed
+  TASK_WAITER = 1u << 1, // taskwait-depend pseudo task on a waiter's stack
+  TASK_PAYLOAD_POOL = 1u << 2,  // arg points to an extra pool block
+  TASK_PAYLOAD_HEAP = 1u << 3,  // arg points to malloc'ed memory
+  TASK_ARGS = 1u << 4,          // weft_spawn_args: fn is a weft_args_fn
   TASK_NO_SUCCESSORS = 1u << 5, // set by the engine: no task can follow it
-  TASK_FINAL = 1u << 6,    // OpenMP final: its descendants run included
-  TASK_DETACH = 1u << 7,   // completes when its body ended and
-                           // task_fulfill was called (OpenMP detach)
+  TASK_FINAL = 1u << 6,         // OpenMP final: its descendants run included
+  TASK_DETACH = 1u << 7,        // completes when its body ended and
+                                // task_fulfill was called (OpenMP detach)
   TASK_COMPLETE_ONLY = 1u << 8, // a detached task queued for completion
-  TASK_INLINE = 1u << 9,   // worker::run_inline's, on its stack
-  TASK_BIN = 1u << 10,     // the descriptor is a work-sharing engine's
-                           // memory bin (HWSE), not a pool block
+  TASK_INLINE = 1u << 9,        // worker::run_inline's, on its stack
+  TASK_BIN = 1u << 10,          // the descriptor is a work-sharing engine's
+                                // memory bin (HWSE), not a pool block
 };
 
 // task::children packs the finished-children count with two flags and the id
@@ -72,25 +72,25 @@ struct alignas(64) task {
   weft_task_fn fn;
   void *arg;
   task *parent;
-  taskgroup_state *group;                 // innermost taskgroup this task counts in
+  taskgroup_state *group;           // innermost taskgroup this task counts in
   std::atomic<uint64_t> children;   // finished children | flags (see above)
   std::atomic<int32_t> pending;     // unfinished predecessors (+ bias)
   std::atomic<int32_t> refs;        // execution + dependence-map references
   std::atomic<uint32_t> succ_state; // successors registered | kSuccClosed
   uint16_t flags;
-  uint16_t owner;                   // pool (worker) the descriptor came from
-  int32_t priority;                 // weft_task_attr::priority
+  uint16_t owner;       // pool (worker) the descriptor came from
+  int32_t priority;     // weft_task_attr::priority
   uint32_t engine_data; // engine-private (sw: map slots naming the task,
                         // on this line because the map's owner also
                         // touches refs and succ_state here)
   // ---- line 1 ------------------------------------------------------------
   task *succ_inline[kSuccInline];
-  uint64_t created;        // children created (written only by this task)
-  dep_domain *domain;      // engine state over this task's children
-  taskgroup_state *cur_group;    // innermost open taskgroup inside this task
+  uint64_t created;           // children created (written only by this task)
+  dep_domain *domain;         // engine state over this task's children
+  taskgroup_state *cur_group; // innermost open taskgroup inside this task
   std::atomic<std::exception_ptr *> exc; // first exception of a waited child
-  mutex_set *mutexes;      // mutexinoutset locks to hold while running
-  succ_chunk *succ_more;   // successors beyond the inline ones
+  mutex_set *mutexes;    // mutexinoutset locks to hold while running
+  succ_chunk *succ_more; // successors beyond the inline ones
   // ---- line 2 ------------------------------------------------------------
   alignas(64) unsigned char payload[kTaskInlinePayload];
   // The slot of the worker that spawned it (set by runtime::spawn): home->
@@ -103,7 +103,6 @@ struct alignas(64) task {
 static_assert(sizeof(task) == 192, "task descriptor must be three lines");
 static_assert(offsetof(task, succ_inline) == 64);
 static_assert(offsetof(task, payload) == 128);
-
 
 // A taskgroup: counts the tasks created in it and their descendants.
 struct taskgroup_state {

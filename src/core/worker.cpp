@@ -13,8 +13,8 @@ namespace weft {
 
 worker::worker(runtime &rt, int id)
     : rt_(rt), id_(id), current_(nullptr),
-      rng_(0x9e3779b97f4a7c15ull * (id + 1)),
-      pool_(static_cast<uint16_t>(id)) {}
+      rng_(0x9e3779b97f4a7c15ull * (id + 1)), pool_(static_cast<uint16_t>(id)) {
+}
 
 worker::~worker() {
   for (team *t : team_cache)
@@ -240,8 +240,7 @@ void worker::run_inline(weft_task_fn fn, void *arg, uint16_t flags) {
              t.created;
     };
     if (!done()) {
-      t.children.fetch_or(kChildWaiting |
-                              (uint64_t(id_) << kChildWaiterShift),
+      t.children.fetch_or(kChildWaiting | (uint64_t(id_) << kChildWaiterShift),
                           std::memory_order_seq_cst);
       wait_until(done);
     }
@@ -421,6 +420,5 @@ bool worker::help_once() {
   }
   return false;
 }
-
 
 } // namespace weft

@@ -128,7 +128,7 @@ public:
   // through worker::make_ready or runtime::engine_ready when the last of them
   // retires).
   virtual wait_result wait_deps(worker &w, task *parent, task *waiter,
-                         const weft_dep *deps, int ndeps) = 0;
+                                const weft_dep *deps, int ndeps) = 0;
 
   // Every child of parent has finished (after a full taskwait).
   virtual void children_done(worker &w, task *parent) = 0;

@@ -56,8 +56,8 @@ sw_engine::per_worker &sw_engine::pw(worker &w) {
     p = new per_worker;
     // Readers (add_stats) scan up to the highest id seen.
     int n = npw_.load(std::memory_order_relaxed);
-    while (n <= w.id() &&
-           !npw_.compare_exchange_weak(n, w.id() + 1, std::memory_order_release))
+    while (n <= w.id() && !npw_.compare_exchange_weak(
+                              n, w.id() + 1, std::memory_order_release))
       ;
   }
   return *p;
@@ -220,8 +220,8 @@ void sw_engine::apply(worker &w, dep_entry &e, access acc, linker &l,
 mutex:
   if (acc == access::mutexinoutset) {
     if (!t->mutexes) {
-      void *mem = std::malloc(sizeof(mutex_set) +
-                              (ndeps - 1) * sizeof(mutex_group *));
+      void *mem =
+          std::malloc(sizeof(mutex_set) + (ndeps - 1) * sizeof(mutex_group *));
       if (!mem)
         fatal("out of memory for a mutexinoutset set");
       t->mutexes = new (mem) mutex_set;
@@ -259,9 +259,8 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
   // pending to reach 0.
   t->refs.store(t->engine_data ? 2 : 1, std::memory_order_relaxed);
   if (mutex_set *m = t->mutexes)
-    std::sort(m->g, m->g + m->n, [](mutex_group *a, mutex_group *b) {
-      return a->addr < b->addr;
-    });
+    std::sort(m->g, m->g + m->n,
+              [](mutex_group *a, mutex_group *b) { return a->addr < b->addr; });
 
   if (l.npreds > 0) {
     int32_t add = l.npreds - kPendingBias;

@@ -29,7 +29,7 @@ struct ws_loop {
   uint64_t count; // logical iterations
   uint64_t chunk; // >= 1 (guided: the minimum chunk)
   ws_kind kind;
-  int nthreads;   // members of the team (guided's divisor)
+  int nthreads; // members of the team (guided's divisor)
 };
 
 // The state of one work share; engines keep what they need in it. The

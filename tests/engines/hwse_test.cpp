@@ -87,7 +87,7 @@ void expect_dynamic_tiling(const std::vector<std::pair<uint64_t, uint64_t>> &c,
 // ---------------------------------------------------------------
 
 TEST(HwseCostModel, CyclesPerPrimitiveAsDocumented) {
-  // docs/engines/hwse.md: 3 cycles per register access (2 interconnect + 1
+  // docs/engines.md: 3 cycles per register access (2 interconnect + 1
   // module), +4 for the software lock of multi-access primitives.
   EXPECT_EQ(cycles(primitive::sections_init), 3u);
   EXPECT_EQ(cycles(primitive::sections_fetch), 3u);

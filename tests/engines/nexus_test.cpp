@@ -55,10 +55,10 @@ struct test_port final : nexus_port {
   uint64_t rooms = 0;
 
   void drain() {
-    nexus_ready_word r;
-    while (shared ? unit->ready_fifo().try_pop(r)
-                  : unit->ready_fifo().try_pop_exclusive(r))
-      ready.push_back(r.t);
+    task *t;
+    while (shared ? unit->ready_fifo().try_pop(t)
+                  : unit->ready_fifo().try_pop_exclusive(t))
+      ready.push_back(t);
   }
   uint64_t make_room() override {
     ++rooms;
@@ -686,7 +686,7 @@ TEST(NexusMaestro, StatisticsOfASmallScenario) {
             0u);
 }
 
-// The cost model (docs/engines/nexus.md, "Cost model"): a two-task chain on
+// The cost model (docs/engines.md, "Cost model"): a two-task chain on
 // one address.
 //   insert t1: 2 descriptor words + 1 pool entry + lookup 3 + create 1
 //              + 1 ready word                                         =  8

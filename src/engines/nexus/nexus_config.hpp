@@ -1,6 +1,6 @@
 // The Nexus++ Task Maestro's parameters: the sizes of Table I of the paper
 // by default, each overridable by a WEFT_NEXUS_* environment variable
-// (docs/engines/nexus.md lists them). A bad value is fatal, with a message
+// (docs/engines.md lists them). A bad value is fatal, with a message
 // naming the variable, its value and what is accepted.
 #pragma once
 

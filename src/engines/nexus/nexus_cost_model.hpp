@@ -1,7 +1,7 @@
 // The Task Maestro's cycle cost per operation, at the unit's clock
 // (WEFT_NEXUS_CLOCK_MHZ, 12.5 MHz on the FPGA), and the PCIe cost per word
 // (250 ns write, 400 ns read: paper, section IV-C). The paper gives no cycle
-// counts; these are chosen in docs/engines/nexus.md ("Cost model") so that
+// counts; these are chosen in docs/engines.md ("Cost model") so that
 // the emptytask chain (2 dependences per task) costs 33 cycles = 2.6 us per
 // task, against the paper's ~3 us per task measured for Nexus++ alone.
 #pragma once

@@ -36,7 +36,6 @@ inline constexpr uint32_t kNexusInlineParams = 8;
 
 struct nexus_descriptor {
   task *t = nullptr;
-  void *home = nullptr;        // thread mode: the task's team (opaque)
   nexus_domain *dom = nullptr; // one reference held while in the unit
   uint32_t tag = 0;            // the domain's tag (0: no parameters)
   uint32_t n = 0;              // parameters, duplicates merged
@@ -49,12 +48,6 @@ struct nexus_descriptor {
   const nexus_param *params() const {
     return n > kNexusInlineParams ? more : head;
   }
-};
-
-// A word of the Ready Tasks FIFO: the task and its descriptor's `home`.
-struct nexus_ready_word {
-  task *t;
-  void *home;
 };
 
 // Fills d.n, d.ndeps and the parameters from deps (validated by the core),

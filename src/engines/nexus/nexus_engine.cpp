@@ -83,9 +83,9 @@ nexus_refusal nexus_engine::run_inline(per_worker &p, Op op) {
   lock_.lock();
   current_ = &p;
   nexus_refusal r = op();
-  nexus_ready_word word;
-  while (unit_.ready_fifo().try_pop_exclusive(word))
-    p.ready.push_back(word.t);
+  task *t;
+  while (unit_.ready_fifo().try_pop_exclusive(t))
+    p.ready.push_back(t);
   current_ = nullptr;
   lock_.unlock();
   return r;
@@ -111,8 +111,6 @@ submit_result nexus_engine::submit(worker &w, task *parent, task *t,
   per_worker &p = pw(w);
   nexus_descriptor d;
   d.t = t;
-  if (threaded_)
-    d.home = w.current_team(); // t's team: its parent runs in it
   format(p, parent, d, deps, ndeps, true);
   if (!unit_.fits_ever(d)) {
     bump(p.serialized);
@@ -140,33 +138,26 @@ submit_result nexus_engine::submit(worker &w, task *parent, task *t,
   return ready ? submit_result::ready : submit_result::pending;
 }
 
-// Thread mode. A ready word goes to its team: into the pool of ready tasks
-// when the reader is a member, else to the team's priority queue (as
-// runtime::engine_ready does, but with the team the submitter recorded: a
-// task's ancestors may have finished and their parents been recycled, so
-// its parent chain cannot be walked to find it).
-void nexus_engine::send_home(const nexus_ready_word &r) {
-  team *home = static_cast<team *>(r.home);
-  home->push_priority(r.t);
-  light_fence(); // pairs with the sleeper's heavy_fence
-  home->wake_one();
-}
-
+// Thread mode: read the Ready FIFO into the pool of ready tasks. Tasks of
+// other teams than the reader's go home through runtime::engine_ready, and
+// so do tasks with a priority: into their team's priority queue, which the
+// core serves first, highest first (as worker::push_ready does).
 void nexus_engine::drain_ready(worker &w) {
-  nexus_ready_word r;
-  if (!unit_.ready_fifo().try_pop(r))
+  task *t;
+  if (!unit_.ready_fifo().try_pop(t))
     return;
   team *mine = w.current_team();
   do {
-    if (r.home == mine) {
+    team *home = runtime::home_slot(t)->owner;
+    if (home == mine && t->priority <= 0) {
       pool_lock_.lock();
-      ready_pool_.push_back({r.t, mine});
+      ready_pool_.push_back({t, home});
       pooled_.store(ready_pool_.size(), std::memory_order_release);
       pool_lock_.unlock();
     } else {
-      send_home(r);
+      rt_->engine_ready(t);
     }
-  } while (unit_.ready_fifo().try_pop(r));
+  } while (unit_.ready_fifo().try_pop(t));
   poke_manager(); // it may wait for room in the Ready FIFO
 }
 
@@ -203,11 +194,10 @@ task *nexus_engine::pick(worker &w) {
   return t;
 }
 
-task *nexus_engine::fetch(worker &w) {
-  // First let the unit catch up with the words written before now, so that
-  // the children a task just submitted (or the successors of a task just
-  // retired) are in the pool when it chooses: the manager is never far
-  // behind, and waits for nothing but room in the Ready FIFO, which we read.
+void nexus_engine::catch_up(worker &w) {
+  // Wait until the manager has inserted the New FIFO tasks and processed the
+  // Finished FIFO words written before now. It is never far behind and waits
+  // for nothing but room in the Ready FIFO, which we read meanwhile.
   uint64_t news = unit_.new_fifo().pushed();
   uint64_t finishes = unit_.finished_fifo().pushed();
   for (int i = 0;; ++i) {
@@ -220,12 +210,17 @@ task *nexus_engine::fetch(worker &w) {
       std::this_thread::yield();
   }
   drain_ready(w);
-  // The chosen task goes to our own deque, not back to the core as fetch's
-  // answer: the core would walk its parent chain (see send_home). The core
-  // takes it from there at once.
-  if (task *t = pick(w))
-    w.push_ready(t);
-  return nullptr;
+}
+
+task *nexus_engine::fetch(worker &w) {
+  // Catching up first puts the children a task just submitted (or the
+  // successors of a task just retired) in the pool before we choose.
+  catch_up(w);
+  // Tasks with a priority it read went to the team's priority queue: the
+  // core serves that first, on its next look.
+  if (team *mine = w.current_team(); mine && mine->has_priority_tasks())
+    return nullptr;
+  return pick(w);
 }
 
 bool nexus_engine::has_ready(worker &w) {
@@ -260,9 +255,9 @@ void nexus_engine::retire(worker &w, task *t) {
       bump(p.finished_full);
       do {
         poke_manager();
-        nexus_ready_word x;
+        task *x;
         if (unit_.ready_fifo().try_pop(x))
-          send_home(x);
+          rt_->engine_ready(x);
         else
           cpu_relax();
       } while (!ff.try_push(id));
@@ -296,11 +291,21 @@ wait_result nexus_engine::wait_deps(worker &w, task *parent, task *waiter,
   }
   d.dom->ref();
   if (threaded_) {
-    if (write_new(p, d) != nexus_refusal::none) {
+    // The waiter's room is free once the unit has caught up with the ends
+    // of the children that finished; a full New FIFO empties by itself.
+    catch_up(w);
+    if (unit_.reserve(d) != nexus_refusal::none) {
       d.dom->unref();
       bump(p.wait_all);
       return wait_result::all;
     }
+    nexus_own_params(d);
+    while (!unit_.new_fifo().try_push(d)) {
+      poke_manager();
+      drain_ready(w);
+      cpu_relax();
+    }
+    poke_manager();
     return wait_result::waiter; // the manager releases it
   }
   nexus_refusal r = run_inline(p, [&] { return unit_.insert(d); });
@@ -342,9 +347,9 @@ void nexus_engine::task_free(worker &, task *) {}
 uint64_t nexus_engine::make_room() {
   if (!threaded_) {
     // The lock holder reads the Ready FIFO: one cycle's wait for the unit.
-    nexus_ready_word r;
-    while (unit_.ready_fifo().try_pop_exclusive(r))
-      current_->ready.push_back(r.t);
+    task *t;
+    while (unit_.ready_fifo().try_pop_exclusive(t))
+      current_->ready.push_back(t);
     return 1;
   }
   // The manager waits for the workers to read it (fetch pokes it); they
@@ -388,9 +393,11 @@ void nexus_engine::ready_written() {
 // ---- thread mode: the manager
 // --------------------------------------------------
 void nexus_engine::poke_manager() {
-  // Pairs with the fence in manager_wait: either the manager sees what we
-  // wrote before it sleeps, or we see it asleep and wake it.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // Pairs with the same read-modify-write in manager_wait: the two are
+  // ordered on one location, so either the manager sees what we wrote
+  // before it sleeps, or we see it asleep and wake it. (An RMW rather than
+  // a fence: ThreadSanitizer understands it.)
+  mgr_order_.fetch_add(1, std::memory_order_acq_rel);
   if (mgr_sleeping_.load(std::memory_order_relaxed)) {
     mgr_word_.fetch_add(1, std::memory_order_release);
     futex_wake(mgr_word_, 1);
@@ -406,7 +413,7 @@ template <class Cond> void nexus_engine::manager_wait(Cond blocked) {
     } else {
       mgr_sleeping_.store(true, std::memory_order_seq_cst);
       uint32_t seen = mgr_word_.load(std::memory_order_acquire);
-      std::atomic_thread_fence(std::memory_order_seq_cst);
+      mgr_order_.fetch_add(1, std::memory_order_acq_rel);
       if (blocked())
         futex_wait(mgr_word_, seen);
       mgr_sleeping_.store(false, std::memory_order_relaxed);

@@ -1,6 +1,6 @@
 // The dependency engine `nexus` (WEFT_ENGINE=nexus): the Nexus++ Task
 // Maestro (nexus_task_maestro) behind the engine contract, in one of two
-// modes (WEFT_NEXUS_MODE, docs/engines/nexus.md):
+// modes (WEFT_NEXUS_MODE, docs/engines.md):
 //
 //   inline (default)  the unit is one lock. submit / retire / wait_deps do
 //                     the unit's work under it and read the tasks it made
@@ -14,7 +14,7 @@
 //                     after each ready word. What fetch reads goes into the
 //                     plugin's pool of ready tasks (VSs has one), from which
 //                     a worker takes the newest child of the task it runs,
-//                     else the newest task of its team, into its deque.
+//                     else the newest task of its team.
 //
 // Every task goes through the unit, with or without dependences. A task
 // that can never fit answers `serialize`; temporary lack of room `full`.
@@ -90,8 +90,8 @@ private:
   void ready_written() override;
 
   // Thread mode: the plugin's pool of ready tasks.
-  void send_home(const nexus_ready_word &r);
   void drain_ready(worker &w);
+  void catch_up(worker &w);
   task *pick(worker &w);
 
   void manager_main();
@@ -111,6 +111,7 @@ private:
   std::atomic<bool> stop_{false};
   alignas(64) std::atomic<bool> mgr_sleeping_{false};
   std::atomic<uint32_t> mgr_word_{0};
+  std::atomic<uint32_t> mgr_order_{0}; // orders pokes against sleeping
   unsigned wake_cursor_ = 0; // manager only
   struct pooled {
     task *t;

@@ -171,10 +171,9 @@ void nexus_task_maestro::emit_ready(uint32_t id) {
     ready_waiters_.push_back(id); // retired by the unit at the end of the op
     return;
   }
-  nexus_ready_word word{pool_.task_of(id), pool_.home_of(id)};
+  task *t = pool_.task_of(id);
   for (;;) {
-    bool ok =
-        reservations_ ? ready_.try_push(word) : ready_.try_push_exclusive(word);
+    bool ok = reservations_ ? ready_.try_push(t) : ready_.try_push_exclusive(t);
     if (ok)
       break;
     st_.stall_ready.add();

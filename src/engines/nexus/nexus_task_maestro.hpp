@@ -100,10 +100,10 @@ public:
   }
 
   nexus_fifo<nexus_descriptor> &new_fifo() { return new_; }
-  nexus_fifo<nexus_ready_word> &ready_fifo() { return ready_; }
+  nexus_fifo<task *> &ready_fifo() { return ready_; }
   nexus_fifo<uint32_t> &finished_fifo() { return finished_; }
   const nexus_fifo<nexus_descriptor> &new_fifo() const { return new_; }
-  const nexus_fifo<nexus_ready_word> &ready_fifo() const { return ready_; }
+  const nexus_fifo<task *> &ready_fifo() const { return ready_; }
   const nexus_fifo<uint32_t> &finished_fifo() const { return finished_; }
 
   const nexus_stats &stats() const { return st_; }
@@ -135,7 +135,7 @@ private:
   nexus_dependence_table table_;
   nexus_task_buffer buffer_;
   nexus_fifo<nexus_descriptor> new_;
-  nexus_fifo<nexus_ready_word> ready_;
+  nexus_fifo<task *> ready_;
   nexus_fifo<uint32_t> finished_;
   nexus_stats st_;
 

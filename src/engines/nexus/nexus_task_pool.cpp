@@ -21,7 +21,6 @@ uint32_t nexus_task_pool::store(const nexus_descriptor &d) {
     entry &x = e_[e];
     x.t = d.t;
     x.dom = d.dom;
-    x.home = d.home;
     x.tag = d.tag;
     x.waiter = d.waiter;
     x.next = kNone;

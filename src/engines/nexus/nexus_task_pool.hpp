@@ -37,7 +37,6 @@ public:
 
   task *task_of(uint32_t id) const { return e_[id].t; }
   nexus_domain *domain_of(uint32_t id) const { return e_[id].dom; }
-  void *home_of(uint32_t id) const { return e_[id].home; }
   uint32_t tag_of(uint32_t id) const { return e_[id].tag; }
   bool is_waiter(uint32_t id) const { return e_[id].waiter; }
   // The entries of a task: id, then next(id)... until kNone; each holds
@@ -53,7 +52,6 @@ private:
   struct entry {
     task *t = nullptr;
     nexus_domain *dom = nullptr;
-    void *home = nullptr;
     uint32_t next = kNone;
     uint32_t tag = 0;
     uint32_t n = 0;

@@ -1,6 +1,6 @@
 // Picos' and the Picos Manager's parameters: the capacities of their
 // structures, the modelled cycles of each operation and the clock that turns
-// cycles into time. Defaults and their sources: docs/engines/picos.md; the
+// cycles into time. Defaults and their sources: docs/engines.md; the
 // WEFT_PICOS_* variables override them for the `picos` engine.
 #pragma once
 
