@@ -244,7 +244,9 @@ void runtime::finish_team(worker &master, team *t,
 }
 
 void runtime::wait_members_left(team *t) {
-  for (int spins = 0; t->inside.load(std::memory_order_acquire) != 0; ++spins)
+  for (int spins = 0; t->inside.load(std::memory_order_acquire) != 0 ||
+                      t->routing.load(std::memory_order_acquire) != 0;
+       ++spins)
     if (spins < 1000)
       cpu_relax();
     else
@@ -494,9 +496,11 @@ void runtime::engine_ready(task *t) {
     return;
   }
   team *home = home_slot(t)->owner;
+  home->routing.fetch_add(1, std::memory_order_relaxed);
   home->push_priority(t);
   light_fence();
   home->wake_one();
+  home->routing.fetch_sub(1, std::memory_order_release);
 }
 
 std::vector<engine_counter> runtime::engine_counters() const {

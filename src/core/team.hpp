@@ -82,6 +82,10 @@ public:
   // Members other than the master still running the region; the master
   // waits for zero before it reuses or frees the team.
   alignas(64) std::atomic<int> inside{0};
+  // Threads outside the team (an engine's manager, a worker routing a task
+  // home) between handing it a task and waking a member: the task may run
+  // and the region end before they are done with the team.
+  std::atomic<int> routing{0};
 
 private:
   runtime &rt_;
