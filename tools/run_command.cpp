@@ -15,20 +15,6 @@
 namespace weft::cli {
 namespace {
 
-// Where the libgomp.so.1 that is weft lives: <prefix>/lib/gomp next to
-// <prefix>/bin/weft (the build tree and an installed tree alike).
-std::string gomp_dir() {
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0)
-    return {};
-  exe[n] = '\0';
-  std::string dir(exe);
-  dir = dir.substr(0, dir.rfind('/')); // .../bin
-  dir = dir.substr(0, dir.rfind('/')); // ...
-  return dir + "/lib/gomp";
-}
-
 struct run_options {
   std::string engine, ws_engine;
   int threads = 0;
@@ -40,9 +26,9 @@ struct run_options {
 // dynamic linker finds weft's libgomp.so.1 first. Replaces this process,
 // so the exit status is the program's.
 int run(const run_options &o) {
-  std::string dir = gomp_dir();
+  std::string dir = prefix_dir() + "/lib/gomp";
   struct stat st;
-  if (dir.empty() || stat((dir + "/libgomp.so.1").c_str(), &st) != 0) {
+  if (stat((dir + "/libgomp.so.1").c_str(), &st) != 0) {
     std::fprintf(stderr,
                  "weft run: cannot find weft's libgomp.so.1 in %s (build "
                  "weft first)\n",
