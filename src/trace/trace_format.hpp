@@ -1,0 +1,98 @@
+// The trace file (docs/trace-format.md): a header, then chunks of fixed-size
+// little-endian records, each chunk written by one thread with its records in
+// time order. Shared by the recorder (libweft), `weft trace` and `weft sim`.
+#pragma once
+
+#include <cstdint>
+
+namespace weft::trace {
+
+inline constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'T', 'R', 'C', '1'};
+inline constexpr uint32_t kVersion = 1;
+inline constexpr uint32_t kChunkMagic = 0x4b4e4843; // "CHNK"
+
+struct file_header {
+  char magic[8];          // kMagic
+  uint32_t version;       // kVersion
+  uint32_t record_size;   // sizeof(record)
+  uint64_t start_unix_ns; // wall-clock time of time 0 (CLOCK_REALTIME)
+  uint32_t threads;       // workers the runtime started with
+  uint32_t reserved;
+  char engine[16];  // dependency engine, NUL-padded ("sw", "nexus"...)
+  char program[64]; // the traced program's name (argv[0]'s base name)
+};
+static_assert(sizeof(file_header) == 112);
+
+struct chunk_header {
+  uint32_t magic;  // kChunkMagic
+  uint16_t thread; // worker id that recorded every record of the chunk
+  uint16_t reserved;
+  uint32_t records; // records that follow
+  uint32_t reserved2;
+};
+static_assert(sizeof(chunk_header) == 16);
+
+enum class kind : uint8_t {
+  task_create = 1,  // task: new id; arg: parent id (0 = none); sub: task_flags;
+                    // count: dependences, as `count` dep records that follow
+  dep = 2,          // task: whose; arg: address; sub: dep_mode
+  task_begin = 3,   // task starts (or resumes nothing: one begin per task)
+  task_end = 4,     // task's body returned
+  wait_begin = 5,   // task: the waiting task; sub: wait_kind; count: deps
+                    // (taskwait on) as dep records that follow
+  wait_end = 6,     // task: the waiting task; sub: wait_kind
+  overhead = 7,     // time: start; arg: duration (ns); sub: overhead_kind;
+                    // task: the task it was for (0 = none)
+  counter = 8,      // sub: counter_id; arg: value
+  region_begin = 9, // task: the encountering task; count: team size
+  region_end = 10,  // task: the encountering task
+};
+
+enum task_flags : uint8_t {
+  flag_implicit = 1u << 0,   // a parallel region's implicit task
+  flag_undeferred = 1u << 1, // if(0) / included: ran in its creator
+  flag_final = 1u << 2,
+  flag_detach = 1u << 3,
+};
+
+enum class dep_mode : uint8_t {
+  in = 1,
+  out = 2,
+  inout = 3,
+  inoutset = 4,
+  mutexinoutset = 5,
+};
+
+enum class wait_kind : uint8_t {
+  taskwait = 1,    // all children
+  taskwait_on = 2, // only the children the dependences name
+  taskgroup = 3,   // the end of a taskgroup: its members and descendants
+  barrier = 4,     // a team barrier (implicit tasks)
+};
+
+enum class overhead_kind : uint8_t {
+  spawn = 1,    // creating a task: descriptor, dependences, engine submit
+  schedule = 2, // finding the next task: queues, engine fetch, stealing
+  finish = 3,   // completing a task: engine retire, releasing successors
+};
+
+enum class counter_id : uint8_t {
+  ready = 1,     // tasks ready and not started, seen by the recording worker
+  in_flight = 2, // tasks created and not finished
+  engine = 3,    // entries the engine holds (its table occupancy)
+};
+
+// One event. `thread` repeats the chunk's so that a merged stream is
+// self-describing.
+struct record {
+  kind type;
+  uint8_t sub;
+  uint16_t thread;
+  uint32_t count;
+  uint64_t time; // ns since the trace started (CLOCK_MONOTONIC)
+  uint64_t task; // task id: unique in the trace, never reused, 0 = none
+  uint64_t arg;
+};
+static_assert(sizeof(record) == 32);
+
+} // namespace weft::trace
