@@ -474,7 +474,6 @@ bool runtime::try_wake(worker &w) {
   if (!w.sleeping_.load(std::memory_order_seq_cst) ||
       !w.sleeping_.exchange(false, std::memory_order_acq_rel))
     return false;
-  w.sleep_counter_->fetch_sub(1, std::memory_order_relaxed);
   w.sleep_word_.fetch_add(1, std::memory_order_release);
   futex_wake(w.sleep_word_, 1);
   return true;

@@ -136,7 +136,6 @@ extern std::size_t g_worker_stack_size;
 template <class Cond> void worker::sleep_unless(Cond cond) {
   uint32_t seen = sleep_word_.load(std::memory_order_acquire);
   std::atomic<int> &asleep = team_->num_sleeping();
-  sleep_counter_ = &asleep;
   sleeping_.store(true, std::memory_order_seq_cst);
   asleep.fetch_add(1, std::memory_order_seq_cst);
   heavy_fence(); // pairs with light_fence() in push_ready
@@ -147,8 +146,10 @@ template <class Cond> void worker::sleep_unless(Cond cond) {
     else
       futex_wait(sleep_word_, seen);
   }
-  if (sleeping_.exchange(false, std::memory_order_acq_rel))
-    asleep.fetch_sub(1, std::memory_order_relaxed);
+  // The sleeper alone counts itself out (a waker that did so could read the
+  // counter of this thread's next sleep, in another team).
+  sleeping_.store(false, std::memory_order_relaxed);
+  asleep.fetch_sub(1, std::memory_order_relaxed);
 }
 
 // Spin briefly (cheap to resume), then yield (other threads may need this

@@ -147,7 +147,6 @@ private:
   wait_record wait_;
   alignas(64) std::atomic<uint32_t> sleep_word_{0};
   std::atomic<bool> sleeping_{false};
-  std::atomic<int> *sleep_counter_ = nullptr; // the team's, while asleep
   // Team assignment (assign / thread_main).
   alignas(64) std::atomic<uint32_t> job_seq_{0};
   std::atomic<bool> job_sleeping_{false};
