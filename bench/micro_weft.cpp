@@ -3,7 +3,8 @@
 // weft_shutdown); the OpenMP twin is micro_omp.c, same workloads, same CLI,
 // same JSON record ("runtime": "weft", plus "engine" from weft_stats_get).
 //
-// Workloads (docs/benchmarks.md):
+// Workloads (docs/benchmarks.md; the code is in micro_workloads.hpp, which
+// `weft mtt` shares):
 //   task-free   T independent tasks, each with N inout dependences on
 //               addresses unique to that task (&buf[i*N + k], k < N), then
 //               one taskwait. Creation + scheduling + retirement with no
@@ -35,6 +36,7 @@
 #include <weft/weft.h>
 
 #include "micro_common.h"
+#include "micro_workloads.hpp"
 
 namespace {
 
@@ -43,64 +45,10 @@ void check_rc(int rc, const char *what) {
     micro_die("%s failed (%d): %s", what, rc, weft_last_error());
 }
 
-// task-free (and task-chain with 0 deps): add 1 to the task's own slot.
-void free_body(void *arg) {
-  volatile int *d = static_cast<volatile int *>(arg);
-  *d = *d + 1;
-}
+void check(weft::micro::status s) { check_rc(s.rc, s.what); }
 
-// task-chain with deps: the predecessor's slot + 1.
-void chain_body(void *arg) {
-  volatile int *d = static_cast<volatile int *>(arg);
-  d[0] = d[-1] + 1;
-}
-
-// emptytask: one addition on the shared counter.
-void empty_body(void *arg) {
-  volatile long *c = static_cast<volatile long *>(arg);
-  *c = *c + 1;
-}
-
-void run_task_free(int n, long tasks, long *buf, int *done) {
-  weft_dep deps[MICRO_MAX_DEPS];
-  for (long i = 0; i < tasks; i++) {
-    long *b = buf + i * n;
-    for (int k = 0; k < n; k++)
-      deps[k] = weft_dep{b + k, WEFT_INOUT};
-    int rc = weft_spawn(free_body, done + i + 1, n ? deps : nullptr, n);
-    if (rc != WEFT_OK)
-      check_rc(rc, "weft_spawn (task-free)");
-  }
-  check_rc(weft_taskwait(), "weft_taskwait (task-free)");
-}
-
-void run_task_chain(int n, long tasks, long *buf, int *done) {
-  if (n == 0) { // no dependences: identical to task-free with 0 deps
-    run_task_free(0, tasks, buf, done);
-    return;
-  }
-  weft_dep deps[MICRO_MAX_DEPS];
-  for (int k = 0; k < n; k++)
-    deps[k] = weft_dep{buf + k, WEFT_INOUT};
-  for (long i = 0; i < tasks; i++) {
-    int rc = weft_spawn(chain_body, done + i + 1, deps, n);
-    if (rc != WEFT_OK)
-      check_rc(rc, "weft_spawn (task-chain)");
-  }
-  check_rc(weft_taskwait(), "weft_taskwait (task-chain)");
-}
-
-void run_emptytask(long tasks, long *counter) {
-  const weft_dep dep{counter, WEFT_INOUT};
-  for (long c = 0; c < tasks / MICRO_CHAIN_LEN; c++) {
-    for (int i = 0; i < MICRO_CHAIN_LEN; i++) {
-      int rc = weft_spawn(empty_body, counter, &dep, 1);
-      if (rc != WEFT_OK)
-        check_rc(rc, "weft_spawn (emptytask)");
-    }
-    check_rc(weft_taskwait(), "weft_taskwait (emptytask)");
-  }
-}
+static_assert(weft::micro::kMaxDeps == MICRO_MAX_DEPS &&
+              weft::micro::kChainLength == MICRO_CHAIN_LEN);
 
 } // namespace
 
@@ -128,13 +76,13 @@ int main(int argc, char **argv) {
     long long t0 = micro_now_ns();
     switch (o.pattern) {
     case MICRO_TASK_FREE:
-      run_task_free(n, o.tasks, buf, done);
+      check(weft::micro::task_free(n, o.tasks, buf, done));
       break;
     case MICRO_TASK_CHAIN:
-      run_task_chain(n, o.tasks, buf, done);
+      check(weft::micro::task_chain(n, o.tasks, buf, done));
       break;
     case MICRO_EMPTYTASK:
-      run_emptytask(o.tasks, &counter);
+      check(weft::micro::emptytask(o.tasks, &counter));
       break;
     }
     long long t1 = micro_now_ns();

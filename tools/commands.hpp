@@ -20,12 +20,15 @@ struct command {
 // scripts in <prefix>/share/weft/plots.
 std::string prefix_dir();
 
-// Runs `python3 <prefix>/share/weft/plots/<script> args...`; its exit status,
+// Runs `python3 <prefix>/share/weft/plots/<script> args...` (the python3 with
+// matplotlib that CMake found, WEFT_PLOT_PYTHON); its exit status,
 // or an error on stderr naming `who` when python3 or matplotlib is missing.
 int run_plot(const char *who, const std::string &script,
              const std::vector<std::string> &args);
 
 command add_info_command(CLI::App &app);
 command add_run_command(CLI::App &app);
+command add_mtt_command(CLI::App &app);
+command add_calibrate_command(CLI::App &app);
 
 } // namespace weft::cli

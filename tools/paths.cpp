@@ -30,7 +30,11 @@ int run_plot(const char *who, const std::string &script,
                  path.c_str());
     return 1;
   }
+#ifdef WEFT_PLOT_PYTHON
+  std::vector<std::string> all{WEFT_PLOT_PYTHON, path};
+#else
   std::vector<std::string> all{"python3", path};
+#endif
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char *> argv;
   for (std::string &a : all)

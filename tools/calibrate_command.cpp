@@ -1,0 +1,309 @@
+// `weft calibrate`: what the sw engine's operations cost on this machine, as
+// the trace-driven simulator's `sw` model charges them (docs/mtt.md).
+#include "commands.hpp"
+
+#include <weft/weft.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace weft::cli {
+namespace {
+
+constexpr const char *kWho = "weft calibrate";
+constexpr int kMaxDeps = 15;
+// Tasks per batch: below the 64 unfinished children per thread at which a
+// parent starts running its children undeferred (runtime.cpp throttling).
+constexpr int kBatch = 48;
+constexpr int kRounds = 400;         // batches per dependence count
+constexpr int kTrials = 4000;        // schedule-latency samples
+constexpr long kTaskwaits = 1000000; // taskwaits per timing
+
+struct calibrate_options {
+  std::string out;
+  int threads = 2;
+};
+
+// A linear cost: base + per_dep x dependences.
+struct line_fit {
+  double base, per_dep;
+};
+
+double now_ns() {
+  return std::chrono::duration<double, std::nano>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Least squares over (n, y[n]), n = 0..y.size()-1.
+line_fit fit(const std::vector<double> &y) {
+  double n = static_cast<double>(y.size()), sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (size_t i = 0; i < y.size(); ++i) {
+    double x = static_cast<double>(i);
+    sx += x;
+    sy += y[i];
+    sxx += x * x;
+    sxy += x * y[i];
+  }
+  double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  return {(sy - slope * sx) / n, slope};
+}
+
+std::atomic<long> g_ran{0};
+long g_spawned = 0;
+
+void count_body(void *) { g_ran.fetch_add(1, std::memory_order_relaxed); }
+
+// A failed weft call: say which and why, and stop.
+[[noreturn]] void die(const char *what, int rc) {
+  std::fprintf(stderr, "%s: %s failed (%d): %s\n", kWho, what, rc,
+               weft_last_error());
+  std::exit(1);
+}
+
+void spawn_or_die(weft_task_fn fn, void *arg, const weft_dep *deps, int n) {
+  if (int rc = weft_spawn(fn, arg, deps, n); rc != WEFT_OK)
+    die("weft_spawn", rc);
+  ++g_spawned;
+}
+
+double timed_taskwait() {
+  double t0 = now_ns();
+  if (int rc = weft_taskwait(); rc != WEFT_OK)
+    die("weft_taskwait", rc);
+  return now_ns() - t0;
+}
+
+// spawn(n), 1 thread: per task, the time of a loop of kBatch weft_spawn
+// calls, each task with n inout dependences on addresses of its own (the
+// taskwait that runs them is not timed). Median over kRounds batches.
+std::vector<double> spawn_costs(std::vector<long> &buf) {
+  std::vector<std::vector<double>> samples(kMaxDeps + 1);
+  weft_dep deps[kMaxDeps];
+  for (int round = 0; round < kRounds; ++round)
+    for (int n = 0; n <= kMaxDeps; ++n) {
+      double t0 = now_ns();
+      for (int i = 0; i < kBatch; ++i) {
+        for (int k = 0; k < n; ++k)
+          deps[k] = {&buf[static_cast<size_t>(i * kMaxDeps + k)], WEFT_INOUT};
+        spawn_or_die(count_body, nullptr, n ? deps : nullptr, n);
+      }
+      samples[static_cast<size_t>(n)].push_back((now_ns() - t0) / kBatch);
+      timed_taskwait();
+    }
+  std::vector<double> out;
+  for (auto &s : samples)
+    out.push_back(median(s));
+  return out;
+}
+
+// finish(n), 1 thread: groups of a task A with n inout dependences, each
+// followed by a task B that reads it (so A's retirement releases n
+// successors), against the same Bs reading addresses no task writes (ready
+// at once). The difference of the taskwaits that run them, per A, is what
+// running and retiring A costs, the release of its n successors included.
+// Both batches end with one task without dependences, so that both
+// taskwaits have children.
+std::vector<double> finish_costs(std::vector<long> &buf) {
+  std::vector<std::vector<double>> with_a(kMaxDeps + 1),
+      without_a(kMaxDeps + 1);
+  std::vector<int> groups(kMaxDeps + 1);
+  for (int round = 0; round < kRounds; ++round)
+    for (int n = 0; n <= kMaxDeps; ++n) {
+      int g = std::max(1, kBatch / (n + 1));
+      groups[static_cast<size_t>(n)] = g;
+      for (bool a : {true, false}) {
+        for (int i = 0; i < g; ++i) {
+          long *base = &buf[static_cast<size_t>(i * kMaxDeps)];
+          weft_dep deps[kMaxDeps];
+          for (int k = 0; k < n; ++k)
+            deps[k] = {base + k, WEFT_INOUT};
+          if (a)
+            spawn_or_die(count_body, nullptr, n ? deps : nullptr, n);
+          for (int k = 0; k < n; ++k) {
+            weft_dep in{base + k, WEFT_IN};
+            spawn_or_die(count_body, nullptr, &in, 1);
+          }
+        }
+        spawn_or_die(count_body, nullptr, nullptr, 0);
+        (a ? with_a : without_a)[static_cast<size_t>(n)].push_back(
+            timed_taskwait());
+      }
+    }
+  std::vector<double> out;
+  for (int n = 0; n <= kMaxDeps; ++n)
+    out.push_back((median(with_a[static_cast<size_t>(n)]) -
+                   median(without_a[static_cast<size_t>(n)])) /
+                  groups[static_cast<size_t>(n)]);
+  return out;
+}
+
+// taskwait, 1 thread: a taskwait with no children to wait for, per call;
+// median of 9 loops of kTaskwaits.
+double taskwait_cost() {
+  std::vector<double> per;
+  for (int r = 0; r < 9; ++r) {
+    double t0 = now_ns();
+    for (long i = 0; i < kTaskwaits; ++i)
+      if (int rc = weft_taskwait(); rc != WEFT_OK)
+        die("weft_taskwait", rc);
+    per.push_back((now_ns() - t0) / kTaskwaits);
+  }
+  return median(per);
+}
+
+struct probe {
+  std::atomic<bool> started{false};
+  double start_ns = 0;
+  int worker = -1;
+};
+
+void probe_body(void *arg) {
+  g_ran.fetch_add(1, std::memory_order_relaxed);
+  probe *p = static_cast<probe *>(arg);
+  p->start_ns = now_ns();
+  p->worker = weft_thread_id();
+  p->started.store(true, std::memory_order_release);
+}
+
+// schedule, `threads` workers: worker 0 spawns a task without dependences
+// (ready at once: spawn's last step queues it) and spins outside weft until
+// it starts; the sample is its start time minus spawn's return, the other
+// workers being idle (looking for work, not asleep: the trials follow each
+// other at once). Median of kTrials.
+double schedule_cost() {
+  std::vector<double> samples;
+  probe p;
+  for (int i = 0; i < kTrials; ++i) {
+    p.started.store(false, std::memory_order_relaxed);
+    spawn_or_die(probe_body, &p, nullptr, 0);
+    double ready = now_ns();
+    while (!p.started.load(std::memory_order_acquire)) {
+    }
+    if (p.worker <= 0) {
+      std::fprintf(stderr,
+                   "%s: schedule probe ran on worker %d, expected an idle "
+                   "one (> 0)\n",
+                   kWho, p.worker);
+      std::exit(1);
+    }
+    samples.push_back(p.start_ns - ready);
+  }
+  timed_taskwait();
+  return median(samples);
+}
+
+void start(int threads) {
+  if (int rc = weft_init(threads); rc != WEFT_OK)
+    die("weft_init", rc);
+}
+
+void stop() {
+  if (int rc = weft_shutdown(); rc != WEFT_OK)
+    die("weft_shutdown", rc);
+}
+
+int calibrate(const calibrate_options &o) {
+  namespace fs = std::filesystem;
+  setenv("WEFT_ENGINE", "sw", 1); // the engine calibrated
+  std::vector<long> buf(static_cast<size_t>(kBatch * kMaxDeps));
+
+  start(1);
+  std::vector<double> spawn = spawn_costs(buf);
+  std::vector<double> finish = finish_costs(buf);
+  double taskwait = taskwait_cost();
+  stop();
+  start(o.threads);
+  double schedule = schedule_cost();
+  stop();
+  // Every task spawned ran: the batches were real work for the runtime.
+  if (g_ran.load() != g_spawned) {
+    std::fprintf(stderr, "%s: %ld tasks ran, %ld spawned\n", kWho, g_ran.load(),
+                 g_spawned);
+    return 1;
+  }
+
+  line_fit s = fit(spawn), f = fit(finish);
+  nlohmann::ordered_json j;
+  j["engine"] = "sw";
+  j["threads"] = o.threads;
+  j["spawn_base_ns"] = s.base;
+  j["spawn_per_dep_ns"] = s.per_dep;
+  j["schedule_ns"] = schedule;
+  j["finish_base_ns"] = f.base;
+  j["finish_per_dep_ns"] = f.per_dep;
+  j["taskwait_ns"] = taskwait;
+
+  fs::path path = o.out.empty()
+                      ? fs::path(prefix_dir()) / "results" / "calibration.json"
+                      : fs::path(o.out);
+  std::error_code ec;
+  if (path.has_parent_path())
+    fs::create_directories(path.parent_path(), ec);
+  std::ofstream file(path);
+  if (ec || !file) {
+    std::fprintf(stderr, "%s: --out %s: cannot write it: %s\n", kWho,
+                 path.c_str(),
+                 ec ? ec.message().c_str() : std::strerror(errno));
+    return 1;
+  }
+  file << j.dump(2) << "\n";
+  file.close();
+  if (!file) {
+    std::fprintf(stderr, "%s: writing %s failed\n", kWho, path.c_str());
+    return 1;
+  }
+  std::printf("deps  spawn ns  finish ns   (medians; the fit's lines below)\n");
+  for (int n = 0; n <= kMaxDeps; ++n)
+    std::printf("%4d  %8.1f  %9.1f\n", n, spawn[static_cast<size_t>(n)],
+                finish[static_cast<size_t>(n)]);
+  std::printf("%s\n%s\n", j.dump(2).c_str(), path.c_str());
+  for (auto &[key, value] : j.items())
+    if (value.is_number_float() &&
+        !(std::isfinite(value.get<double>()) && value.get<double>() > 0)) {
+      std::fprintf(stderr,
+                   "%s: %s = %g is not a positive cost: the machine was too "
+                   "busy to measure it; run again\n",
+                   kWho, key.c_str(), value.get<double>());
+      return 1;
+    }
+  return 0;
+}
+
+} // namespace
+
+command add_calibrate_command(CLI::App &app) {
+  auto o = std::make_shared<calibrate_options>();
+  CLI::App *sub = app.add_subcommand(
+      "calibrate", "Measure the sw engine's per-operation costs for the "
+                   "simulator's sw model (JSON)");
+  sub->add_option("--out", o->out,
+                  "JSON file to write (default "
+                  "<build>/results/calibration.json)");
+  sub->add_option("--threads", o->threads,
+                  "workers for the schedule-latency measurement, the "
+                  "spawning one included (default 2)")
+      ->check(CLI::Range(2, 4096));
+  return {sub, [o] { return calibrate(*o); }};
+}
+
+} // namespace weft::cli
