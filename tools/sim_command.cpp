@@ -60,9 +60,13 @@ public:
   explicit progress_bar(uint64_t total)
       : total_(total), tty_(isatty(2) != 0),
         start_(std::chrono::steady_clock::now()) {}
-  ~progress_bar() {
+  ~progress_bar() { finish(); }
+  // Clears the bar.
+  void finish() {
     if (shown_)
-      std::fprintf(stderr, "\r%60s\r", "");
+      std::fprintf(stderr, "\r%70s\r", "");
+    shown_ = false;
+    tty_ = false;
   }
   void update(uint64_t done, const std::string &what) {
     if (!tty_ || total_ == 0)
@@ -70,19 +74,26 @@ public:
     auto now = std::chrono::steady_clock::now();
     if (!shown_ && now - start_ < std::chrono::seconds(1))
       return;
+    int percent = static_cast<int>(100 * done / total_);
+    if (shown_ && percent == percent_ && what == what_)
+      return;
     shown_ = true;
+    percent_ = percent;
+    what_ = what;
     int width = 30;
     int filled = static_cast<int>(width * done / total_);
     std::string bar(static_cast<std::size_t>(filled), '#');
     bar.resize(static_cast<std::size_t>(width), '.');
-    std::fprintf(stderr, "\rweft sim: [%s] %3d%% %s", bar.c_str(),
-                 static_cast<int>(100 * done / total_), what.c_str());
+    std::fprintf(stderr, "\rweft sim: [%s] %3d%% %-22s", bar.c_str(), percent,
+                 what.c_str());
     std::fflush(stderr);
   }
 
 private:
   uint64_t total_;
   bool tty_, shown_ = false;
+  int percent_ = -1;
+  std::string what_;
   std::chrono::steady_clock::time_point start_;
 };
 
@@ -159,6 +170,7 @@ int run_sim(const sim_options &o) {
   f.close();
   if (!f)
     throw sim::error("cannot write " + csv);
+  bar.finish();
   std::printf("%s\n", csv.c_str());
   int rc =
       run_plot("weft sim", "sim.py", {csv, png, "--title", base_name(o.trace)});

@@ -80,6 +80,11 @@ TEST_F(SimCli, WritesTheCsv) {
   EXPECT_NE(text.find("ideal,2,100.000,2.000000,1.000000\n"), std::string::npos)
       << text;
   EXPECT_NE(text.find("nexus,2,"), std::string::npos) << text;
+  // The plot needs matplotlib; without it, the failure says so.
+  if (o.status == 0)
+    EXPECT_TRUE(std::filesystem::exists(dir_ + "/sim-" + stem + ".png"));
+  else
+    EXPECT_NE(o.output.find("matplotlib"), std::string::npos) << o.output;
 }
 
 TEST_F(SimCli, BadInputIsAnErrorNamingTheValue) {

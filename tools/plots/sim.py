@@ -29,7 +29,8 @@ def main():
         sys.exit(f"sim.py: {a.csv} has no rows")
     cores = sorted({c for pts in lines.values() for c, _ in pts})
     fig, ax = plt.subplots(figsize=(6, 4.5))
-    ax.plot(cores, cores, "-", color="red", linewidth=1, label="ideal scaling")
+    ax.plot(cores, cores, "--", color="black", linewidth=1,
+            label="ideal scaling")
     markers = "os^vD<>ph"
     for i, (model, pts) in enumerate(lines.items()):
         pts.sort()
