@@ -190,11 +190,13 @@ command add_sim_command(CLI::App &app) {
       ->required();
   sub->add_option("--model", so->models,
                   "ideal, nexus, nexus+rt, picos or sw; repeat or "
-                  "comma-separate for several (default: ideal)");
+                  "comma-separate for several (default: ideal)")
+      ->allow_extra_args(false);
   sub->add_option("--cores", so->cores,
                   "core counts, increasing (default: 1,2,4,8,16,32,64)");
   sub->add_option("--param", so->params,
-                  "a model parameter key=value (docs/simulator.md); repeat");
+                  "a model parameter key=value (docs/simulator.md); repeat")
+      ->allow_extra_args(false);
   sub->add_option("--out", so->out,
                   "directory of the CSV and the plot (default: "
                   "<build>/results)");

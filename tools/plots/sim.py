@@ -8,7 +8,11 @@ import argparse
 import csv
 import sys
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    sys.exit(f"sim.py: {sys.executable} has no matplotlib (scripts/deps "
+             "installs python3-matplotlib); the CSV is written, not the plot")
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
