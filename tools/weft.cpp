@@ -13,6 +13,7 @@ int main(int argc, char **argv) {
   commands.push_back(add_run_command(app));
   commands.push_back(add_mtt_command(app));
   commands.push_back(add_calibrate_command(app));
+  commands.push_back(add_sim_command(app));
   CLI11_PARSE(app, argc, argv);
   for (const command &c : commands)
     if (*c.sub)

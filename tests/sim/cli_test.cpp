@@ -1,0 +1,111 @@
+// `weft sim` on the command line: its CSV for a small trace, and an error
+// naming the value for each kind of bad input.
+#include "trace_builder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using weft::trace_test::trace_builder;
+namespace wt = weft::trace;
+
+namespace {
+
+struct outcome {
+  int status;
+  std::string output; // stdout and stderr
+};
+
+outcome weft_sim(const std::string &args) {
+  std::string cmd = std::string(WEFT_CLI) + " sim " + args + " 2>&1";
+  FILE *p = popen(cmd.c_str(), "r");
+  EXPECT_NE(p, nullptr);
+  std::string out;
+  char buf[512];
+  while (p && fgets(buf, sizeof buf, p))
+    out += buf;
+  int st = p ? pclose(p) : -1;
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+class SimCli : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = std::string(::testing::TempDir()) + "weft_sim_cli_" +
+           std::to_string(getpid());
+    std::filesystem::create_directories(dir_);
+    // Root creates two independent tasks of 100 ns and waits.
+    trace_builder b;
+    b.root(0, 1, 0);
+    b.create(0, 0, 2, 1);
+    b.create(0, 0, 3, 1);
+    b.run(1, 10, 110, 2);
+    b.run(2, 10, 110, 3);
+    b.wait_begin(0, 0, 1, wt::wait_kind::taskwait);
+    b.wait_end(0, 120, 1, wt::wait_kind::taskwait);
+    b.end(0, 120, 1);
+    trace_ = b.write();
+  }
+  void TearDown() override {
+    std::remove(trace_.c_str());
+    std::filesystem::remove_all(dir_);
+  }
+  std::string dir_, trace_;
+};
+
+} // namespace
+
+TEST_F(SimCli, WritesTheCsv) {
+  outcome o =
+      weft_sim(trace_ + " --model ideal,nexus --cores 1,2 --out " + dir_);
+  std::string stem = std::filesystem::path(trace_).stem().string();
+  std::string csv = dir_ + "/sim-" + stem + ".csv";
+  EXPECT_NE(o.output.find(csv), std::string::npos) << o.output;
+  std::ifstream f(csv);
+  ASSERT_TRUE(f) << o.output;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string text = ss.str();
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "model,cores,makespan_ns,speedup,utilisation");
+  // ideal: 200 ns on 1 core, 100 on 2 (speedup 2, both cores busy).
+  EXPECT_NE(text.find("ideal,1,200.000,1.000000,1.000000\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("ideal,2,100.000,2.000000,1.000000\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("nexus,2,"), std::string::npos) << text;
+  // The plot needs matplotlib; without it, the failure says so.
+  if (o.status == 0)
+    EXPECT_TRUE(std::filesystem::exists(dir_ + "/sim-" + stem + ".png"));
+  else
+    EXPECT_NE(o.output.find("matplotlib"), std::string::npos) << o.output;
+}
+
+TEST_F(SimCli, BadInputIsAnErrorNamingTheValue) {
+  struct bad {
+    std::string args, message;
+  } cases[] = {
+      {trace_ + " --model fpga", "--model fpga: unknown model"},
+      {trace_ + " --param pool=4", "--param pool=4: unknown parameter"},
+      {trace_ + " --model nexus --param pool=x", "--param pool=x: expected"},
+      {trace_ + " --cores 1,x", "--cores 1,x: 'x' is not a core count"},
+      {trace_ + " --cores 0", "'0' is not a core count"},
+      {trace_ + " --cores 4,2", "counts must increase"},
+      {trace_ + " --model sw --param calibration=" + dir_ + "/none.json",
+       "run `weft calibrate`"},
+      {dir_ + "/missing.wtr", "cannot open " + dir_ + "/missing.wtr"},
+  };
+  for (const bad &c : cases) {
+    outcome o = weft_sim(c.args + " --out " + dir_);
+    EXPECT_EQ(o.status, 2) << c.args << "\n" << o.output;
+    EXPECT_NE(o.output.find("weft sim: "), std::string::npos) << o.output;
+    EXPECT_NE(o.output.find(c.message), std::string::npos) << c.args << "\n"
+                                                           << o.output;
+  }
+}

@@ -1,0 +1,273 @@
+// The simulator against schedules computed by hand: each test's comment
+// gives the schedule and the makespan it expects. Times in ns.
+#include "simulator.hpp"
+
+#include "trace/trace_graph.hpp"
+#include "trace_builder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace wt = weft::trace;
+namespace ws = weft::sim;
+using weft::trace_test::trace_builder;
+using wt::dep_mode;
+
+namespace {
+
+// Makespan in ns of the trace on `cores` cores under model `name`.
+double makespan(trace_builder &b, const std::string &name, uint32_t cores,
+                const std::vector<std::string> &kv = {}) {
+  wt::task_graph g = wt::build_graph(b.data());
+  ws::params p(kv);
+  std::unique_ptr<ws::model> m = ws::make_model(name, p);
+  p.check_all_used(name);
+  return ws::simulate(g, *m, cores).makespan_ps / 1e3;
+}
+
+// Root task 1 on thread 0 creates the children at the given times (ns),
+// each run on its own thread for its work, then waits (taskwait) and ends.
+struct child {
+  uint64_t id, created, work;
+  trace_builder::deps deps;
+};
+
+trace_builder fork_join(const std::vector<child> &cs, uint64_t wait_at,
+                        uint64_t wait_end, uint64_t end_at) {
+  trace_builder b;
+  b.root(0, 1, 0);
+  uint16_t th = 1;
+  for (const child &c : cs) {
+    b.create(0, c.created, c.id, 1, c.deps);
+    b.run(th++, wait_end + 10, wait_end + 10 + c.work, c.id);
+  }
+  b.wait_begin(0, wait_at, 1, wt::wait_kind::taskwait);
+  b.wait_end(0, wait_end, 1, wt::wait_kind::taskwait);
+  b.end(0, end_at, 1);
+  return b;
+}
+
+} // namespace
+
+// Root creates 4 tasks of 100 at time 0 and waits.
+// 1 core: 100 each in turn = 400. 2 cores: two rounds = 200.
+// 3 cores: A, B, C in 0..100, D in 100..200 = 200.
+TEST(SimSchedule, IndependentTasks) {
+  auto b = fork_join(
+      {{2, 0, 100, {}}, {3, 0, 100, {}}, {4, 0, 100, {}}, {5, 0, 100, {}}}, 0,
+      1000, 1000);
+  EXPECT_DOUBLE_EQ(makespan(b, "ideal", 1), 400);
+  EXPECT_DOUBLE_EQ(makespan(b, "ideal", 2), 200);
+  EXPECT_DOUBLE_EQ(makespan(b, "ideal", 3), 200);
+  EXPECT_DOUBLE_EQ(makespan(b, "ideal", 4), 100);
+}
+
+// A (out x, 100) -> B (inout x, 200) -> C (in x, 300): 600 on any count.
+TEST(SimSchedule, Chain) {
+  const uint64_t x = 0x10;
+  auto b = fork_join({{2, 0, 100, {{x, dep_mode::out}}},
+                      {3, 0, 200, {{x, dep_mode::inout}}},
+                      {4, 0, 300, {{x, dep_mode::in}}}},
+                     0, 1000, 1000);
+  EXPECT_DOUBLE_EQ(makespan(b, "ideal", 1), 600);
+  EXPECT_DOUBLE_EQ(makespan(b, "ideal", 3), 600);
+}
+
+// A (out x, 100); B (in x, out y, 200); C (in x, out z, 300); D (in y, in z,
+// 50). 2 cores: A 0..100, B 100..300, C 100..400, D 400..450 = 450.
+// 1 core: the sum, 650.
+TEST(SimSchedule, Diamond) {
+  const uint64_t x = 0x10, y = 0x20, z = 0x30;
+  auto b = fork_join({{2, 0, 100, {{x, dep_mode::out}}},
+                      {3, 0, 200, {{x, dep_mode::in}, {y, dep_mode::out}}},
+                      {4, 0, 300, {{x, dep_mode::in}, {z, dep_mode::out}}},
+                      {5, 0, 50, {{y, dep_mode::in}, {z, dep_mode::in}}}},
+                     0, 1000, 1000);
+  EXPECT_DOUBLE_EQ(makespan(b, "ideal", 2), 450);
+  EXPECT_DOUBLE_EQ(makespan(b, "ideal", 1), 650);
+}
+
+// Root: work 100, create A (500), work 100, create B (500), work 50, wait.
+// 2 cores: A on core 1 at 100..600; B queued at 200, root waits at 250,
+// B on core 0 at 250..750; root resumes at 750 = 750.
+// 1 core: root 0..250, A 250..750, B 750..1250 = 1250.
+TEST(SimSchedule, CreatorWorkBetweenCreations) {
+  auto b = fork_join({{2, 100, 500, {}}, {3, 200, 500, {}}}, 250, 2000, 2000);
+  EXPECT_DOUBLE_EQ(makespan(b, "ideal", 2), 750);
+  EXPECT_DOUBLE_EQ(makespan(b, "ideal", 1), 1250);
+}
+
+// Root creates A (out x, 1000) and B (out y, 100) at 0, taskwait on (in y),
+// works 50, creates C (100), taskwait. 2 cores: A 0..1000, B 0..100; root
+// resumes at 100 (only B waited for), works to 150, C 150..250; the final
+// taskwait ends with A at 1000 = 1000. A plain taskwait in place of the
+// taskwait on would give 1000 + 50 + 100 = 1150.
+TEST(SimSchedule, TaskwaitOnWaitsOnlyForTheNamedChildren) {
+  const uint64_t x = 0x10, y = 0x20;
+  auto trace = [&](bool on) {
+    trace_builder b;
+    b.root(0, 1, 0);
+    b.create(0, 0, 2, 1, {{x, dep_mode::out}});
+    b.create(0, 0, 3, 1, {{y, dep_mode::out}});
+    b.run(1, 1, 1001, 2);
+    b.run(2, 1, 101, 3);
+    if (on)
+      b.wait_begin(0, 0, 1, wt::wait_kind::taskwait_on, {{y, dep_mode::in}});
+    else
+      b.wait_begin(0, 0, 1, wt::wait_kind::taskwait);
+    b.wait_end(0, 2000, 1,
+               on ? wt::wait_kind::taskwait_on : wt::wait_kind::taskwait);
+    b.create(0, 2050, 4, 1);
+    b.run(3, 2060, 2160, 4);
+    b.wait_begin(0, 2050, 1, wt::wait_kind::taskwait);
+    b.wait_end(0, 3000, 1, wt::wait_kind::taskwait);
+    b.end(0, 3000, 1);
+    return b;
+  };
+  auto on = trace(true);
+  EXPECT_DOUBLE_EQ(makespan(on, "ideal", 2), 1000);
+  auto all = trace(false);
+  EXPECT_DOUBLE_EQ(makespan(all, "ideal", 2), 1150);
+}
+
+// A region of two implicit tasks. I1: work 100, creates E (500), barrier,
+// work 10. I2: work 300, barrier, work 20. The barrier waits for E too.
+// 3 cores: I1 0..100, E 100..600, I2 0..300; released at 600; I1 to 610,
+// I2 to 620; the root's join ends at 620 = 620.
+// 1 core: everything in turn, 100 + 300 + 500 + 10 + 20 = 930.
+TEST(SimSchedule, BarrierWaitsForTheTeamAndItsTasks) {
+  trace_builder b;
+  b.root(0, 1, 0);
+  b.root(1, 9, 0); // thread 1's placeholder root, not simulated
+  b.region_begin(0, 0, 1, 2);
+  b.create(0, 0, 2, 1, {}, wt::flag_implicit);
+  b.create(0, 0, 3, 1, {}, wt::flag_implicit);
+  b.begin(0, 0, 2);
+  b.begin(1, 0, 3);
+  b.create(0, 100, 4, 2);
+  b.run(2, 100, 600, 4);
+  b.wait_begin(0, 100, 2, wt::wait_kind::barrier);
+  b.wait_begin(1, 300, 3, wt::wait_kind::barrier);
+  b.wait_end(0, 600, 2, wt::wait_kind::barrier);
+  b.wait_end(1, 600, 3, wt::wait_kind::barrier);
+  b.end(0, 610, 2);
+  b.end(1, 620, 3);
+  b.region_end(0, 620, 1);
+  b.end(0, 620, 1);
+  b.end(1, 700, 9);
+  EXPECT_DOUBLE_EQ(makespan(b, "ideal", 3), 620);
+  EXPECT_DOUBLE_EQ(makespan(b, "ideal", 1), 930);
+}
+
+// nexus+rt, 1 core, default parameters (12.5 MHz: 80 ns a cycle). Root
+// creates A (out x, out y; 1000) and B (in x; 500), then waits.
+//  0: runtime cost of A on the root's core, 5000 -> A submitted at 5000;
+//     insertion, 2 parameters, none waited for: 3 words + 1 pool write +
+//     2 x 4 (lookup, entry write) + 1 ready word = 13 cycles, 5000..6040.
+//  5000: runtime cost of B -> submitted at 10000; waits for A: 2 words +
+//     1 pool write + 4 + 1 list slot + 1 count write = 9 cycles,
+//     10000..10720. The root then waits at 10000 and frees the core.
+//  A was ready at 6040 + (2 + 1) x 250 + 400 = 7190; runs 10000..11000.
+//  Finish latency 250 -> Nexus++ gets it at 11250; retirement: 1 word +
+//     2 x 4 + 1 kicked x (1 slot + 2 decrement) + 1 ready word + 2 pool =
+//     15 cycles, 11250..12450.
+//  B ready at 12450 + (1 + 1) x 250 + 400 = 13350; runs 13350..13850.
+//  The root resumes and ends at 13850.
+TEST(SimSchedule, NexusRuntimeLatenciesAddUp) {
+  const uint64_t x = 0x10, y = 0x20;
+  auto b = fork_join({{2, 0, 1000, {{x, dep_mode::out}, {y, dep_mode::out}}},
+                      {3, 0, 500, {{x, dep_mode::in}}}},
+                     0, 2000, 2000);
+  EXPECT_DOUBLE_EQ(makespan(b, "nexus+rt", 1), 13850);
+  // Each latency is a parameter: without the runtime cost, A is submitted
+  // at 0 and inserted at 1040, ready at 2190 and runs 2190..3190; B is
+  // inserted 1040..1760; A retired at 3440 + 1200 = 4640, B ready at 5540
+  // and runs to 6040.
+  EXPECT_DOUBLE_EQ(makespan(b, "nexus+rt", 1, {"runtime_ns=0"}), 6040);
+}
+
+// nexus, Task Pool of 1 entry, unit at 1000 MHz (1 ns a cycle), 2 cores.
+// Root creates A, B, C (no dependences, 100 each), then waits.
+//  A inserted 0..3 (1 word, 1 pool write, 1 ready word); the root's B does
+//  not fit: the root stalls at 0. A runs 3..103, is retired 103..106 (1
+//  word, 2 pool) and frees its entry; the root resumes at 106, B inserted
+//  106..109, the root stalls on C. B runs 109..209, retired 209..212; C
+//  inserted 212..215, the root waits; C runs 215..315; makespan 315.
+// With the default pool (1024) nothing stalls: A 3..103, B 6..106, C
+// 103..203 = 203.
+TEST(SimSchedule, FullNexusPoolStallsCreation) {
+  auto b = fork_join({{2, 0, 100, {}}, {3, 0, 100, {}}, {4, 0, 100, {}}}, 0,
+                     1000, 1000);
+  EXPECT_DOUBLE_EQ(makespan(b, "nexus", 2, {"pool=1", "clock_mhz=1000"}), 315);
+  EXPECT_DOUBLE_EQ(makespan(b, "nexus", 2, {"clock_mhz=1000"}), 203);
+}
+
+// sw with a calibration file: spawn 10 + 5/dep, schedule 7, finish 20 +
+// 3/dep, taskwait 11. 2 cores; root creates A (out x, 100), B (in x, 50),
+// then waits.
+//  Root: schedule 0..7; A's spawn 7..22 (A ready; core 1: schedule to 29,
+//  body to 129, finish 23 -> complete at 152); B's spawn 22..37; taskwait
+//  cost 37..48, then it waits. B ready at 152: schedule to 159, body to
+//  209, finish to 232. Root resumes at 232, finish 20 -> 252.
+TEST(SimSchedule, SwModelFromCalibrationFile) {
+  std::string path = std::string(::testing::TempDir()) + "weft_sim_calib_" +
+                     std::to_string(getpid()) + ".json";
+  {
+    std::ofstream f(path);
+    f << R"({"spawn_base_ns": 10, "spawn_per_dep_ns": 5, "schedule_ns": 7,
+             "finish_base_ns": 20, "finish_per_dep_ns": 3,
+             "taskwait_ns": 11})";
+  }
+  const uint64_t x = 0x10;
+  auto b = fork_join(
+      {{2, 0, 100, {{x, dep_mode::out}}}, {3, 0, 50, {{x, dep_mode::in}}}}, 0,
+      1000, 1000);
+  EXPECT_DOUBLE_EQ(makespan(b, "sw", 2, {"calibration=" + path}), 252);
+  std::remove(path.c_str());
+  try {
+    makespan(b, "sw", 2, {"calibration=" + path});
+    ADD_FAILURE() << "a missing calibration file is an error";
+  } catch (const ws::error &e) {
+    EXPECT_NE(std::string(e.what()).find("run `weft calibrate`"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Picos at its default 80 MHz (12.5 ns a cycle), 1 core, one task A (1 dep,
+// 100). Every instruction is 2 cycles, 25 ns. The root's fetch (Ready Task
+// Request, Fetch SW ID, Fetch Picos ID) 0..75; A's Submission Request + 2
+// Submit Three Packets 75..150; Picos takes 48 packets + 8 cycles to hand A
+// over = 56 cycles = 700 ns, 150..850; the root waits at 150. A's fetch
+// 850..925, body to 1025, Retire Task to 1050; the root resumes and retires
+// itself, 1050..1075.
+TEST(SimSchedule, PicosInstructionLatencies) {
+  auto b = fork_join({{2, 0, 100, {{0x10, dep_mode::inout}}}}, 0, 1000, 1000);
+  EXPECT_DOUBLE_EQ(makespan(b, "picos", 1), 1075);
+}
+
+TEST(SimSchedule, ParamsAndModelsAreChecked) {
+  auto b = fork_join({{2, 0, 100, {}}}, 0, 1000, 1000);
+  auto message = [&](const std::string &name,
+                     const std::vector<std::string> &kv) -> std::string {
+    try {
+      makespan(b, name, 1, kv);
+    } catch (const ws::error &e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(message("fpga", {}).find("--model fpga: unknown model"),
+            std::string::npos);
+  EXPECT_NE(message("nexus", {"pool=0"}).find("--param pool=0"),
+            std::string::npos);
+  EXPECT_NE(message("ideal", {"pool=4"}).find("--param pool=4: unknown"),
+            std::string::npos);
+  EXPECT_NE(message("nexus", {"bogus"}).find("expected key=value"),
+            std::string::npos);
+}

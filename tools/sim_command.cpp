@@ -1,0 +1,213 @@
+// `weft sim`: replays a trace on N modelled cores under one or more models
+// and writes a CSV and a speedup-versus-cores plot (docs/simulator.md).
+#include "commands.hpp"
+
+#include "simulator.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace weft::cli {
+namespace {
+
+struct sim_options {
+  std::string trace;
+  std::vector<std::string> models;
+  std::string cores = "1,2,4,8,16,32,64";
+  std::vector<std::string> params;
+  std::string out;
+};
+
+std::vector<std::string> split(const std::string &s) {
+  std::vector<std::string> v;
+  std::size_t at = 0;
+  for (;;) {
+    std::size_t comma = s.find(',', at);
+    v.push_back(s.substr(at, comma - at));
+    if (comma == std::string::npos)
+      return v;
+    at = comma + 1;
+  }
+}
+
+// "1,2,4": increasing core counts in [1, 65536].
+std::vector<uint32_t> parse_cores(const std::string &s) {
+  std::vector<uint32_t> v;
+  for (const std::string &item : split(s)) {
+    bool digits = !item.empty() && item.size() <= 6 &&
+                  item.find_first_not_of("0123456789") == std::string::npos;
+    unsigned long n = digits ? std::stoul(item) : 0;
+    if (n < 1 || n > 65536)
+      throw sim::error("--cores " + s + ": '" + item +
+                       "' is not a core count in [1, 65536]");
+    if (!v.empty() && n <= v.back())
+      throw sim::error("--cores " + s + ": counts must increase ('" + item +
+                       "' after " + std::to_string(v.back()) + ")");
+    v.push_back(static_cast<uint32_t>(n));
+  }
+  return v;
+}
+
+// A bar on stderr, when it is a terminal and the runs have taken 1 s.
+class progress_bar {
+public:
+  explicit progress_bar(uint64_t total)
+      : total_(total), tty_(isatty(2) != 0),
+        start_(std::chrono::steady_clock::now()) {}
+  ~progress_bar() { finish(); }
+  // Clears the bar.
+  void finish() {
+    if (shown_)
+      std::fprintf(stderr, "\r%70s\r", "");
+    shown_ = false;
+    tty_ = false;
+  }
+  void update(uint64_t done, const std::string &what) {
+    if (!tty_ || total_ == 0)
+      return;
+    auto now = std::chrono::steady_clock::now();
+    if (!shown_ && now - start_ < std::chrono::seconds(1))
+      return;
+    int percent = static_cast<int>(100 * done / total_);
+    if (shown_ && percent == percent_ && what == what_)
+      return;
+    shown_ = true;
+    percent_ = percent;
+    what_ = what;
+    int width = 30;
+    int filled = static_cast<int>(width * done / total_);
+    std::string bar(static_cast<std::size_t>(filled), '#');
+    bar.resize(static_cast<std::size_t>(width), '.');
+    std::fprintf(stderr, "\rweft sim: [%s] %3d%% %-22s", bar.c_str(), percent,
+                 what.c_str());
+    std::fflush(stderr);
+  }
+
+private:
+  uint64_t total_;
+  bool tty_, shown_ = false;
+  int percent_ = -1;
+  std::string what_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+std::string base_name(const std::string &path) {
+  std::string b = std::filesystem::path(path).filename().string();
+  std::size_t dot = b.rfind('.');
+  return dot == std::string::npos || dot == 0 ? b : b.substr(0, dot);
+}
+
+int run_sim(const sim_options &o) {
+  std::vector<std::string> names;
+  for (const std::string &m : o.models)
+    for (const std::string &n : split(m))
+      names.push_back(n);
+  if (names.empty())
+    names.push_back("ideal");
+  std::vector<uint32_t> cores = parse_cores(o.cores);
+
+  sim::params params(o.params);
+  std::string all;
+  bool wants_sw = false;
+  for (const std::string &n : names) {
+    all += (all.empty() ? "" : ",") + n;
+    wants_sw |= n == "sw";
+  }
+  if (wants_sw && !params.has("calibration"))
+    params.set("calibration", prefix_dir() + "/results/calibration.json");
+  std::vector<std::unique_ptr<sim::model>> models;
+  for (const std::string &n : names)
+    models.push_back(sim::make_model(n, params));
+  sim::params none;
+  std::unique_ptr<sim::model> ideal = sim::make_model("ideal", none);
+  params.check_all_used(all);
+
+  trace::task_graph g = trace::build_graph(trace::read(o.trace));
+
+  std::string dir = o.out.empty() ? prefix_dir() + "/results" : o.out;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    throw sim::error("--out " + dir + ": cannot create: " + ec.message());
+  std::string stem = dir + "/sim-" + base_name(o.trace);
+  std::string csv = stem + ".csv", png = stem + ".png";
+
+  uint64_t per_run = g.tasks.size();
+  progress_bar bar(per_run * (1 + names.size() * cores.size()));
+  uint64_t before = 0;
+  auto run = [&](const sim::model &m, const std::string &name, uint32_t n) {
+    std::string what = name + " on " + std::to_string(n) + " cores";
+    sim::result r = sim::simulate(
+        g, m, n, [&](uint64_t done) { bar.update(before + done, what); });
+    before += per_run;
+    bar.update(before, what);
+    return r;
+  };
+  sim::result base = run(*ideal, "ideal", 1);
+  if (base.makespan_ps == 0)
+    throw sim::error(o.trace + ": the trace has no work to simulate");
+
+  std::ofstream f(csv);
+  if (!f)
+    throw sim::error("cannot write " + csv);
+  f << "model,cores,makespan_ns,speedup,utilisation\n";
+  for (std::size_t i = 0; i < names.size(); ++i)
+    for (uint32_t n : cores) {
+      sim::result r = run(*models[i], names[i], n);
+      char line[256];
+      std::snprintf(line, sizeof line, "%s,%u,%.3f,%.6f,%.6f\n",
+                    names[i].c_str(), n, r.makespan_ps / 1e3,
+                    double(base.makespan_ps) / double(r.makespan_ps),
+                    r.utilisation());
+      f << line;
+    }
+  f.close();
+  if (!f)
+    throw sim::error("cannot write " + csv);
+  bar.finish();
+  std::printf("%s\n", csv.c_str());
+  int rc =
+      run_plot("weft sim", "sim.py", {csv, png, "--title", base_name(o.trace)});
+  if (rc != 0)
+    return rc;
+  std::printf("%s\n", png.c_str());
+  return 0;
+}
+
+} // namespace
+
+command add_sim_command(CLI::App &app) {
+  auto so = std::make_shared<sim_options>();
+  CLI::App *sub = app.add_subcommand(
+      "sim", "Replay a trace on N modelled cores under scheduler models");
+  sub->add_option("trace", so->trace, "the trace file (weft trace)")
+      ->required();
+  sub->add_option("--model", so->models,
+                  "ideal, nexus, nexus+rt, picos or sw; repeat or "
+                  "comma-separate for several (default: ideal)")
+      ->allow_extra_args(false);
+  sub->add_option("--cores", so->cores,
+                  "core counts, increasing (default: 1,2,4,8,16,32,64)");
+  sub->add_option("--param", so->params,
+                  "a model parameter key=value (docs/simulator.md); repeat")
+      ->allow_extra_args(false);
+  sub->add_option("--out", so->out,
+                  "directory of the CSV and the plot (default: "
+                  "<build>/results)");
+  return {sub, [so] {
+            try {
+              return run_sim(*so);
+            } catch (const std::exception &e) {
+              std::fprintf(stderr, "weft sim: %s\n", e.what());
+              return 2;
+            }
+          }};
+}
+
+} // namespace weft::cli
