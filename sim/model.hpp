@@ -28,9 +28,11 @@ public:
   virtual ~model() = default;
   // On the creating core, before the new task reaches the scheduler.
   virtual uint64_t spawn_ps(uint32_t /*ndeps*/) const { return 0; }
-  // On the core that starts a task, before its body.
+  // On the core that starts a task, before its body (explicit tasks only:
+  // roots and a region's implicit tasks are not scheduled).
   virtual uint64_t schedule_ps() const { return 0; }
-  // On the core, after the body; the task completes after it.
+  // On the core, after the body; the task completes after it (explicit
+  // tasks only).
   virtual uint64_t finish_ps(uint32_t /*ndeps*/) const { return 0; }
   // On the waiting core, for each taskwait, taskwait on, taskgroup end and
   // barrier.

@@ -192,7 +192,9 @@ private:
       task_state &s = t_[k];
       if (!(s.flags & started)) {
         s.flags |= started;
-        uint64_t cost = m_.schedule_ps();
+        // Implicit tasks (roots, a region's members) are not scheduled.
+        uint64_t cost =
+            node(k).flags & trace::flag_implicit ? 0 : m_.schedule_ps();
         if (cost > 0) {
           push(now + cost, ev::proceed, c);
           continue;
@@ -261,7 +263,7 @@ private:
       if (!wait_over(c, k, st))
         return;
     }
-    uint64_t cost = m_.finish_ps(n.ndeps);
+    uint64_t cost = n.flags & trace::flag_implicit ? 0 : m_.finish_ps(n.ndeps);
     if (cost > 0)
       push(now + cost, ev::complete, c);
     else

@@ -2,8 +2,8 @@
 // communication, (n + 1) x 250 + 400 ns from ready to start (n descriptor
 // words written and one ready word read: the nexus engine's PCIe costs) and
 // 250 ns from a task's end to Nexus++ receiving it, plus the 5 us per task
-// of the runtime's own work the paper measured in VSs, charged here on the
-// creating core.
+// of the runtime's own work the paper measured in VSs, added as the paper
+// does to each task's length (on the core that starts it, before its body).
 #include "nexus.hpp"
 
 namespace weft::sim {
@@ -27,7 +27,7 @@ public:
                                         1000000000);
   }
 
-  uint64_t spawn_ps(uint32_t) const override { return runtime_ps_; }
+  uint64_t schedule_ps() const override { return runtime_ps_; }
   uint64_t ready_latency_ps(uint32_t ndeps) const override {
     return (uint64_t(ndeps) + 1) * word_ps_ + read_ps_;
   }

@@ -166,26 +166,26 @@ TEST(SimSchedule, BarrierWaitsForTheTeamAndItsTasks) {
 
 // nexus+rt, 1 core, default parameters (12.5 MHz: 80 ns a cycle). Root
 // creates A (out x, out y; 1000) and B (in x; 500), then waits.
-//  0: runtime cost of A on the root's core, 5000 -> A submitted at 5000;
-//     insertion, 2 parameters, none waited for: 3 words + 1 pool write +
-//     2 x 4 (lookup, entry write) + 1 ready word = 13 cycles, 5000..6040.
-//  5000: runtime cost of B -> submitted at 10000; waits for A: 2 words +
-//     1 pool write + 4 + 1 list slot + 1 count write = 9 cycles,
-//     10000..10720. The root then waits at 10000 and frees the core.
-//  A was ready at 6040 + (2 + 1) x 250 + 400 = 7190; runs 10000..11000.
-//  Finish latency 250 -> Nexus++ gets it at 11250; retirement: 1 word +
+//  0: A submitted; insertion, 2 parameters, none waited for: 3 words + 1
+//     pool write + 2 x 4 (lookup, entry write) + 1 ready word = 13 cycles,
+//     0..1040. B submitted at 0; waits for A: 2 words + 1 pool write + 4 +
+//     1 list slot + 1 count write = 9 cycles, 1040..1760. The root waits at
+//     0 and frees the core.
+//  A ready at 1040 + (2 + 1) x 250 + 400 = 2190; the runtime's 5000 per
+//     task lengthens it (the paper's way): 2190..7190, body 7190..8190.
+//  Finish latency 250 -> Nexus++ gets it at 8440; retirement: 1 word +
 //     2 x 4 + 1 kicked x (1 slot + 2 decrement) + 1 ready word + 2 pool =
-//     15 cycles, 11250..12450.
-//  B ready at 12450 + (1 + 1) x 250 + 400 = 13350; runs 13350..13850.
-//  The root resumes and ends at 13850.
+//     15 cycles, 8440..9640.
+//  B ready at 9640 + (1 + 1) x 250 + 400 = 10540; 5000 more, body
+//     15540..16040. The root resumes and ends at 16040.
 TEST(SimSchedule, NexusRuntimeLatenciesAddUp) {
   const uint64_t x = 0x10, y = 0x20;
   auto b = fork_join({{2, 0, 1000, {{x, dep_mode::out}, {y, dep_mode::out}}},
                       {3, 0, 500, {{x, dep_mode::in}}}},
                      0, 2000, 2000);
-  EXPECT_DOUBLE_EQ(makespan(b, "nexus+rt", 1), 13850);
-  // Each latency is a parameter: without the runtime cost, A is submitted
-  // at 0 and inserted at 1040, ready at 2190 and runs 2190..3190; B is
+  EXPECT_DOUBLE_EQ(makespan(b, "nexus+rt", 1), 16040);
+  // Each latency is a parameter: without the runtime cost, A runs
+  // 2190..3190; B is
   // inserted 1040..1760; A retired at 3440 + 1200 = 4640, B ready at 5540
   // and runs to 6040.
   EXPECT_DOUBLE_EQ(makespan(b, "nexus+rt", 1, {"runtime_ns=0"}), 6040);
@@ -209,11 +209,11 @@ TEST(SimSchedule, FullNexusPoolStallsCreation) {
 
 // sw with a calibration file: spawn 10 + 5/dep, schedule 7, finish 20 +
 // 3/dep, taskwait 11. 2 cores; root creates A (out x, 100), B (in x, 50),
-// then waits.
-//  Root: schedule 0..7; A's spawn 7..22 (A ready; core 1: schedule to 29,
-//  body to 129, finish 23 -> complete at 152); B's spawn 22..37; taskwait
-//  cost 37..48, then it waits. B ready at 152: schedule to 159, body to
-//  209, finish to 232. Root resumes at 232, finish 20 -> 252.
+// then waits. The root (an implicit task) is neither scheduled nor finished.
+//  A's spawn 0..15 (A ready; core 1: schedule to 22, body to 122, finish 23
+//  -> complete at 145); B's spawn 15..30; taskwait cost 30..41, then it
+//  waits. B ready at 145: schedule to 152, body to 202, finish to 225. The
+//  root resumes and ends at 225.
 TEST(SimSchedule, SwModelFromCalibrationFile) {
   std::string path = std::string(::testing::TempDir()) + "weft_sim_calib_" +
                      std::to_string(getpid()) + ".json";
@@ -227,7 +227,7 @@ TEST(SimSchedule, SwModelFromCalibrationFile) {
   auto b = fork_join(
       {{2, 0, 100, {{x, dep_mode::out}}}, {3, 0, 50, {{x, dep_mode::in}}}}, 0,
       1000, 1000);
-  EXPECT_DOUBLE_EQ(makespan(b, "sw", 2, {"calibration=" + path}), 252);
+  EXPECT_DOUBLE_EQ(makespan(b, "sw", 2, {"calibration=" + path}), 225);
   std::remove(path.c_str());
   try {
     makespan(b, "sw", 2, {"calibration=" + path});
@@ -241,14 +241,14 @@ TEST(SimSchedule, SwModelFromCalibrationFile) {
 
 // Picos at its default 80 MHz (12.5 ns a cycle), 1 core, one task A (1 dep,
 // 100). Every instruction is 2 cycles, 25 ns. The root's fetch (Ready Task
-// Request, Fetch SW ID, Fetch Picos ID) 0..75; A's Submission Request + 2
-// Submit Three Packets 75..150; Picos takes 48 packets + 8 cycles to hand A
-// over = 56 cycles = 700 ns, 150..850; the root waits at 150. A's fetch
-// 850..925, body to 1025, Retire Task to 1050; the root resumes and retires
-// itself, 1050..1075.
+// Request, Fetch SW ID, Fetch Picos ID) is not charged: the root is not a
+// Picos task. A's Submission Request + 2 Submit Three Packets 0..75; Picos
+// takes 48 packets + 8 cycles to hand A over = 56 cycles = 700 ns, 75..775;
+// the root waits at 75. A's fetch 775..850, body to 950, Retire Task to 975;
+// the root resumes and ends at 975.
 TEST(SimSchedule, PicosInstructionLatencies) {
   auto b = fork_join({{2, 0, 100, {{0x10, dep_mode::inout}}}}, 0, 1000, 1000);
-  EXPECT_DOUBLE_EQ(makespan(b, "picos", 1), 1075);
+  EXPECT_DOUBLE_EQ(makespan(b, "picos", 1), 975);
 }
 
 TEST(SimSchedule, ParamsAndModelsAreChecked) {
