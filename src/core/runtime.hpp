@@ -98,6 +98,10 @@ public:
 
 private:
   worker *new_worker(bool with_thread);
+  template <bool Traced>
+  int spawn_impl(worker &w, task *t, const weft_dep *deps, int ndeps);
+  int taskwait_impl(worker &w);
+  int taskwait_deps_impl(worker &w, const weft_dep *deps, int ndeps);
   static void wait_members_left(team *t);
   void wait_all_tasks(worker &w);
   // parent's children not yet finished (after adding w's pending counts).
