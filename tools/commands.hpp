@@ -27,5 +27,6 @@ int run_plot(const char *who, const std::string &script,
 
 command add_info_command(CLI::App &app);
 command add_run_command(CLI::App &app);
+command add_trace_command(CLI::App &app);
 
 } // namespace weft::cli

@@ -257,6 +257,13 @@ void runtime::finish_team(worker &master, team *t,
   // libgomp's dock), so that their exit overlaps its serial code.
 }
 
+void runtime::wait_teams_left() {
+  for (int i = 0; i < nthreads(); ++i)
+    for (team *t : workers_[i]->team_cache)
+      if (t)
+        wait_members_left(t);
+}
+
 void runtime::wait_members_left(team *t) {
   for (int spins = 0; t->inside.load(std::memory_order_acquire) != 0 ||
                       t->routing.load(std::memory_order_acquire) != 0;
@@ -274,10 +281,7 @@ runtime::~runtime() {
     wait_all_tasks(w);
   }
   watchdog_.reset();
-  for (int i = 0; i < nthreads(); ++i)
-    for (team *t : workers_[i]->team_cache)
-      if (t)
-        wait_members_left(t);
+  wait_teams_left();
   stopping_.store(true, std::memory_order_seq_cst);
   team0_->wake_all(&w);
   while (team0_->inside.load(std::memory_order_acquire) != 0)

@@ -70,6 +70,9 @@ public:
   // itself between them (libgomp's GOMP_parallel_start/end).
   worker::membership start_team(worker &master, team *t);
   void finish_team(worker &master, team *t, const worker::membership &m);
+  // Waits until the members of every team some worker leads have left it
+  // (the workers are then idle or in their own thread's team).
+  void wait_teams_left();
   // A thread weft did not start becomes a worker with a team of its own
   // (an OpenMP initial thread).
   worker *adopt_thread();

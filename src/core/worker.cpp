@@ -411,6 +411,13 @@ void worker::run_chain(task *t) {
   while (task *n = immediate_) {
     immediate_ = nullptr;
     worker_counters::bump(c_.immediate);
+    if (__builtin_expect(trace::on(), 0)) {
+      // Taking the immediate successor is this worker's scheduling.
+      trace::thread_log &l = *trace_;
+      uint64_t from = l.mark ? l.mark : trace::ticks();
+      trace::overhead(l, trace::overhead_kind::schedule, n->trace_id, from,
+                      trace::ticks());
+    }
     execute(n);
   }
 }

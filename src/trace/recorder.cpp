@@ -24,9 +24,9 @@ namespace {
 constexpr std::size_t kBufferRecords = std::size_t(1) << 15; // 1 MiB
 constexpr uint32_t kIdBlock = 1024;
 constexpr uint64_t kSamplePeriodNs = 100000;
-// A buffer written earlier than this after the start waits until then, so
-// that the tick rate is measured over at least this long.
-constexpr uint64_t kMinCalibrationNs = 1000000;
+// The tick rate is measured once, over this long at the start: one rate
+// for every record keeps the order of events across threads.
+constexpr uint64_t kCalibrationNs = 2000000;
 
 uint64_t mono_ns() {
   timespec ts;
@@ -39,6 +39,7 @@ struct recorder_state {
   std::unique_ptr<writer> out;
   uint64_t tick0 = 0, mono0 = 0;
   uint64_t sample_period = 0; // ticks
+  double ns_per_tick = 1;
   std::atomic<uint64_t> next_id{1};
   std::mutex lock;
   std::vector<thread_log *> logs; // by worker id
@@ -50,9 +51,23 @@ std::once_flag g_atexit_once;
   fatal("WEFT_TRACE: %s", e.what());
 }
 
+// At exit, under the OpenMP front end (whose runtime is never torn down):
+// once the last region's members have left it, the implicit tasks still
+// running (the initial thread's, and those of threads of the program's own)
+// end now.
 void stop_at_exit() {
-  if (on())
-    stop(false);
+  if (!on())
+    return;
+  if (runtime *rt = g_runtime.load(std::memory_order_acquire)) {
+    rt->wait_teams_left();
+    uint64_t at = ticks();
+    for (int i = 0; i < rt->nthreads(); ++i) {
+      worker &w = rt->worker_at(i);
+      if (w.trace_log() && w.current_team() && w.current() == w.root())
+        w.trace_log()->put(kind::task_end, 0, 0, at, w.root()->trace_id, 0);
+    }
+  }
+  stop(false);
 }
 
 } // namespace
@@ -77,13 +92,13 @@ int start_from_env(const char *engine, int threads) {
     return set_error(WEFT_EINVAL, "WEFT_TRACE=%s: cannot record a trace (%s)",
                      path, e.what());
   }
-  // Ticks per sample period, from a short measurement.
-  uint64_t m, t;
-  while ((m = mono_ns()) - rec->mono0 < 200000)
-    t = ticks();
-  t = ticks();
-  double per_ns = double(t - rec->tick0) / double(m - rec->mono0);
-  rec->sample_period = static_cast<uint64_t>(per_ns * kSamplePeriodNs) + 1;
+  uint64_t m;
+  while ((m = mono_ns()) - rec->mono0 < kCalibrationNs)
+    cpu_relax();
+  uint64_t t = ticks();
+  rec->ns_per_tick = double(m - rec->mono0) / double(t - rec->tick0);
+  rec->sample_period =
+      static_cast<uint64_t>(double(kSamplePeriodNs) / rec->ns_per_tick) + 1;
   g_rec = rec.release();
   g_on.store(true, std::memory_order_release);
   // The OpenMP front end never tears its runtime down: write at exit.
@@ -142,11 +157,7 @@ void thread_log::flush() {
   recorder_state &rec = *g_rec;
   if (pos == buf)
     return;
-  uint64_t m = mono_ns();
-  while (m - rec.mono0 < kMinCalibrationNs)
-    m = mono_ns();
-  uint64_t t = ticks();
-  double ns_per_tick = double(m - rec.mono0) / double(t - rec.tick0);
+  const double ns_per_tick = rec.ns_per_tick;
   for (record *r = buf; r != pos; ++r) {
     uint64_t ns =
         r->time > rec.tick0
