@@ -111,6 +111,7 @@ namespace {
 void forget_runtime_in_child() {
   g_runtime.store(nullptr, std::memory_order_relaxed);
   tl_worker = nullptr;
+  trace::forget_in_child();
 }
 std::once_flag g_atfork_once;
 } // namespace
@@ -336,7 +337,7 @@ runtime::spawn_impl(worker &w, task *t, const weft_dep *deps, int ndeps) {
   // first answer (or before the task runs here).
   uint64_t t0 = 0;
   if constexpr (Traced)
-    t0 = trace::ticks();
+    t0 = trace::ticks_early();
   task *parent = w.current();
   t->parent = parent;
   t->home = w.slot();
@@ -363,7 +364,7 @@ runtime::spawn_impl(worker &w, task *t, const weft_dep *deps, int ndeps) {
       trace::created(l, t, parent, deps, ndeps,
                      trace::flag_undeferred | trace::flags_of(t), t0);
       trace::overhead(l, trace::overhead_kind::spawn, t->trace_id, t0,
-                      trace::ticks());
+                      trace::ticks_early());
     }
     w.run_undeferred(t);
     return WEFT_OK;
@@ -386,7 +387,7 @@ runtime::spawn_impl(worker &w, task *t, const weft_dep *deps, int ndeps) {
     if constexpr (Traced)
       if (t0) {
         trace::overhead(*w.trace_log(), trace::overhead_kind::spawn, id, t0,
-                        trace::ticks());
+                        trace::ticks_early());
         t0 = 0;
       }
     if (w.help_once()) {
@@ -405,7 +406,7 @@ runtime::spawn_impl(worker &w, task *t, const weft_dep *deps, int ndeps) {
   if constexpr (Traced)
     if (t0)
       trace::overhead(*w.trace_log(), trace::overhead_kind::spawn, id, t0,
-                      trace::ticks());
+                      trace::ticks_early());
   if (r == submit_result::serialize) {
     serialize(w, parent, t);
     return WEFT_OK;

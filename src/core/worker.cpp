@@ -241,13 +241,13 @@ void worker::execute_traced(task *t) {
     from = trace::ticks();
     complete(t);
   } else {
-    l.put(trace::kind::task_begin, 0, 0, trace::ticks(), id, 0);
+    l.put(trace::kind::task_begin, 0, 0, trace::begin_time(l), id, 0);
     run_body(t);
-    from = trace::ticks();
+    from = trace::ticks_early();
     l.put(trace::kind::task_end, 0, 0, from, id, 0);
     finish(t);
   }
-  uint64_t to = trace::ticks();
+  uint64_t to = trace::ticks_early();
   trace::overhead(l, trace::overhead_kind::finish, id, from, to);
   trace::maybe_sample(l, *this, to);
   l.mark = to;
@@ -411,13 +411,8 @@ void worker::run_chain(task *t) {
   while (task *n = immediate_) {
     immediate_ = nullptr;
     worker_counters::bump(c_.immediate);
-    if (__builtin_expect(trace::on(), 0)) {
-      // Taking the immediate successor is this worker's scheduling.
-      trace::thread_log &l = *trace_;
-      uint64_t from = l.mark ? l.mark : trace::ticks();
-      trace::overhead(l, trace::overhead_kind::schedule, n->trace_id, from,
-                      trace::ticks());
-    }
+    if (__builtin_expect(trace::on(), 0)) // taking it is scheduling
+      trace::scheduled(*trace_, n->trace_id);
     execute(n);
   }
 }
@@ -453,13 +448,14 @@ task *worker::find_work() {
 
 task *worker::find_work_traced() {
   trace::thread_log &l = *trace_;
-  uint64_t from = l.mark ? l.mark : trace::ticks();
+  uint64_t from = l.mark ? l.mark : trace::ticks_early();
   task *t = find_any();
   if (t) {
-    uint64_t to = trace::ticks();
-    trace::overhead(l, trace::overhead_kind::schedule, t->trace_id, from, to);
+    l.mark = from;
+    trace::scheduled(l, t->trace_id);
+  } else {
+    l.mark = 0;
   }
-  l.mark = 0;
   return t;
 }
 

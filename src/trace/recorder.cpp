@@ -45,6 +45,7 @@ struct recorder_state {
   std::vector<thread_log *> logs; // by worker id
 };
 recorder_state *g_rec = nullptr;
+bool g_forked = false; // in a child of fork()
 std::once_flag g_atexit_once;
 
 [[noreturn]] void write_failed(const error &e) {
@@ -72,9 +73,15 @@ void stop_at_exit() {
 
 } // namespace
 
+void forget_in_child() {
+  g_on.store(false, std::memory_order_relaxed);
+  g_rec = nullptr;
+  g_forked = true;
+}
+
 int start_from_env(const char *engine, int threads) {
   const char *path = std::getenv("WEFT_TRACE");
-  if (!path || !*path)
+  if (!path || !*path || g_forked)
     return WEFT_OK;
   auto rec = std::make_unique<recorder_state>();
   rec->path = path;

@@ -31,14 +31,28 @@ extern std::atomic<bool> g_on;
 // Whether this runtime records a trace.
 inline bool on() { return g_on.load(std::memory_order_relaxed); }
 
-// A raw timestamp (see above).
+// A raw timestamp (see above), taken after every earlier load completed:
+// for events that follow what another thread did (finding its task, the
+// end of a wait), so that the order of events across threads holds.
 inline uint64_t ticks() {
 #if defined(__x86_64__)
+  _mm_lfence();
   return __rdtsc();
 #else
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+#endif
+}
+
+// A raw timestamp that may be taken a little early (out of order): for
+// events that precede what this thread publishes next (a task's creation,
+// its end, the end of an overhead segment).
+inline uint64_t ticks_early() {
+#if defined(__x86_64__)
+  return __rdtsc();
+#else
+  return ticks();
 #endif
 }
 
@@ -51,12 +65,17 @@ int start_from_env(const char *engine, int threads);
 // allocated (at process exit, when idle workers still exist).
 void stop(bool free_buffers);
 
+// In a child of fork(): the parent's trace is not the child's; the child
+// records nothing (its runtime starts afresh without WEFT_TRACE's file).
+void forget_in_child();
+
 // One worker's buffer of records (times in raw ticks until written).
 struct thread_log {
   record *pos = nullptr, *limit = nullptr, *buf = nullptr;
   uint16_t thread = 0;
   uint32_t next_id = 0, id_end = 0; // this worker's block of task ids
   uint64_t mark = 0;        // end of the last finish segment, 0 if stale
+  uint64_t found = 0;       // end of the last schedule segment, 0 if stale
   uint64_t next_sample = 0; // ticks of the next counter sample
   uint64_t last_time = 0;   // last converted time (keeps chunks ordered)
 
@@ -67,6 +86,7 @@ struct thread_log {
     record *r = pos;
     pos += n;
     mark = 0;
+    found = 0;
     return r;
   }
   void put(kind k, uint8_t sub, uint32_t count, uint64_t time, uint64_t task,
@@ -84,6 +104,20 @@ struct thread_log {
 };
 
 // ---- hooks (only when on()) -------------------------------------------------
+// The schedule segment of the task a worker is about to run: from the end
+// of its last finish segment (if it did nothing else since) to now, which
+// is also the task's start.
+inline void scheduled(thread_log &l, uint32_t id) {
+  uint64_t from = l.mark ? l.mark : ticks();
+  uint64_t to = ticks();
+  l.put(kind::overhead, static_cast<uint8_t>(overhead_kind::schedule), 0, from,
+        id, to);
+  l.found = to;
+}
+// The start time of a task that begins now.
+inline uint64_t begin_time(thread_log &l) {
+  return l.found ? l.found : ticks();
+}
 // The trace flags of a task descriptor's.
 uint8_t flags_of(const task *t);
 // Records kept in ticks until written: an overhead record's arg holds its
