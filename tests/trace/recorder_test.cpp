@@ -228,6 +228,40 @@ TEST_P(recorder, KnownGraphIsRecordedExactly) {
   std::remove(path.c_str());
 }
 
+// Many short tasks on two threads: in the merged trace every task begins
+// after its creation and after the predecessors its dependences name ended
+// (the order of events across threads holds).
+TEST_P(recorder, ManyTasksKeepTheOrderAcrossThreads) {
+  std::string path = temp_path(GetParam()) + ".many";
+  setenv("WEFT_ENGINE", GetParam(), 1);
+  setenv("WEFT_TRACE", path.c_str(), 1);
+  ASSERT_EQ(weft_init(2), WEFT_OK) << weft_last_error();
+  static long cells[64];
+  for (int i = 0; i < 20000; ++i) {
+    weft_dep d[] = {{&cells[i % 64], WEFT_INOUT},
+                    {&cells[(i * 7 + 1) % 64], WEFT_IN}};
+    ASSERT_EQ(weft_spawn(i % 50 == 0 ? nested : leaf, nullptr, d,
+                         cells + i % 64 == cells + (i * 7 + 1) % 64 ? 1 : 2),
+              WEFT_OK);
+  }
+  ASSERT_EQ(weft_taskwait(), WEFT_OK);
+  ASSERT_EQ(weft_shutdown(), WEFT_OK);
+  unsetenv("WEFT_TRACE");
+  unsetenv("WEFT_ENGINE");
+  trace::task_graph g = trace::build_graph(trace::read(path));
+  ASSERT_EQ(g.tasks.size(), 2u + 20000u + 2u * 400u);
+  std::size_t edges = 0;
+  for (const trace::task_node &n : g.tasks) {
+    EXPECT_LE(n.create_ns, n.begin_ns) << n.id;
+    for (uint32_t i = 0; i < n.nsuccs; ++i, ++edges) {
+      const trace::task_node &s = g.tasks[g.succs[n.first_succ + i]];
+      EXPECT_LE(n.end_ns, s.begin_ns) << n.id << " -> " << s.id;
+    }
+  }
+  EXPECT_GT(edges, 20000u);
+  std::remove(path.c_str());
+}
+
 INSTANTIATE_TEST_SUITE_P(engines, recorder,
                          testing::Values("sw", "nexus", "picos"));
 
