@@ -265,6 +265,37 @@ TEST_P(recorder, ManyTasksKeepTheOrderAcrossThreads) {
 INSTANTIATE_TEST_SUITE_P(engines, recorder,
                          testing::Values("sw", "nexus", "picos"));
 
+// A task with more dependences than a worker's buffer holds (32768 records)
+// is written with all its dep records in one chunk.
+TEST(recorder_sizes, DependenceListLargerThanABuffer) {
+  std::string path = temp_path("huge");
+  setenv("WEFT_TRACE", path.c_str(), 1);
+  ASSERT_EQ(weft_init(1), WEFT_OK) << weft_last_error();
+  const int n = 40000;
+  std::vector<long> cells(n);
+  std::vector<weft_dep> deps(n);
+  for (int i = 0; i < n; ++i)
+    deps[i] = {&cells[i], WEFT_IN};
+  ASSERT_EQ(weft_spawn(leaf, nullptr, nullptr, 0), WEFT_OK);
+  ASSERT_EQ(weft_spawn(leaf, nullptr, deps.data(), n), WEFT_OK);
+  ASSERT_EQ(weft_spawn(leaf, nullptr, deps.data(), 1), WEFT_OK);
+  ASSERT_EQ(weft_taskwait(), WEFT_OK);
+  ASSERT_EQ(weft_shutdown(), WEFT_OK);
+  unsetenv("WEFT_TRACE");
+  trace::trace_data t = trace::read(path);
+  std::size_t big = 0;
+  for (std::size_t i = 0; i < t.records.size(); ++i)
+    if (t.records[i].type == trace::kind::task_create &&
+        t.records[i].count == static_cast<uint32_t>(n)) {
+      ++big;
+      EXPECT_EQ(t.records[i + n].arg,
+                reinterpret_cast<uint64_t>(&cells[n - 1]));
+    }
+  EXPECT_EQ(big, 1u);
+  EXPECT_EQ(trace::build_graph(t).tasks.size(), 1u + 3u);
+  std::remove(path.c_str());
+}
+
 TEST(recorder_errors, BadPathNamesTheVariableAndThePath) {
   setenv("WEFT_TRACE", "/nonexistent-dir/x.trace", 1);
   EXPECT_EQ(weft_init(2), WEFT_EINVAL);
