@@ -31,5 +31,6 @@ command add_run_command(CLI::App &app);
 command add_mtt_command(CLI::App &app);
 command add_calibrate_command(CLI::App &app);
 command add_sim_command(CLI::App &app);
+command add_trace_command(CLI::App &app);
 
 } // namespace weft::cli

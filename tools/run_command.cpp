@@ -16,7 +16,7 @@ namespace weft::cli {
 namespace {
 
 struct run_options {
-  std::string engine, ws_engine;
+  std::string engine, ws_engine, trace;
   int threads = 0;
   bool stats = false;
   std::vector<std::string> command;
@@ -50,6 +50,8 @@ int run(const run_options &o) {
     setenv("WEFT_WS_ENGINE", o.ws_engine.c_str(), 1);
   if (o.stats)
     setenv("WEFT_STATS", "1", 1);
+  if (!o.trace.empty())
+    setenv("WEFT_TRACE", o.trace.c_str(), 1);
   std::vector<char *> argv;
   for (const std::string &a : o.command)
     argv.push_back(const_cast<char *>(a.c_str()));
@@ -74,6 +76,8 @@ command add_run_command(CLI::App &app) {
                   "team size (OMP_NUM_THREADS and WEFT_NUM_THREADS)")
       ->check(CLI::Range(1, 16384));
   sub->add_flag("--stats", ro->stats, "print weft's counters at exit");
+  sub->add_option("--trace", ro->trace,
+                  "record a trace into this file (WEFT_TRACE; see weft trace)");
   sub->add_option("command", ro->command, "the program and its arguments")
       ->required();
   return {sub, [ro] { return run(*ro); }};

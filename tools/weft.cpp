@@ -11,6 +11,7 @@ int main(int argc, char **argv) {
   std::vector<command> commands;
   commands.push_back(add_info_command(app));
   commands.push_back(add_run_command(app));
+  commands.push_back(add_trace_command(app));
   commands.push_back(add_mtt_command(app));
   commands.push_back(add_calibrate_command(app));
   commands.push_back(add_sim_command(app));

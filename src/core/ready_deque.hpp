@@ -92,6 +92,12 @@ public:
     return bottom_.load(std::memory_order_seq_cst) >
            top_.load(std::memory_order_seq_cst);
   }
+  // Tasks queued, as a racy estimate (for trace counters).
+  int64_t size_hint() const {
+    int64_t n = bottom_.load(std::memory_order_relaxed) -
+                top_.load(std::memory_order_relaxed);
+    return n > 0 ? n : 0;
+  }
 
 private:
   // The header has a line of its own: the first slots are written by the
@@ -105,7 +111,8 @@ private:
   static array *make_array(int64_t capacity) {
     std::size_t bytes =
         sizeof(array) + (capacity - 1) * sizeof(std::atomic<task *>);
-    auto *a = static_cast<array *>(std::aligned_alloc(64, (bytes + 63) & ~std::size_t(63)));
+    auto *a = static_cast<array *>(
+        std::aligned_alloc(64, (bytes + 63) & ~std::size_t(63)));
     if (!a)
       std::abort();
     a->capacity = capacity;

@@ -1,6 +1,7 @@
 #include "runtime.hpp"
 
 #include "error.hpp"
+#include "trace/recorder.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -78,6 +79,8 @@ int runtime::start(int nthreads, const char *call) {
                      "WEFT_WS_ENGINE=%s: unknown work-sharing engine (known: "
                      "%s)",
                      ws_name.c_str(), ws_engine_names());
+  if (int rc = trace::start_from_env(engine->name(), nthreads); rc != WEFT_OK)
+    return rc;
   new runtime(nthreads, std::move(engine), std::move(ws));
   return WEFT_OK;
 }
@@ -108,6 +111,7 @@ namespace {
 void forget_runtime_in_child() {
   g_runtime.store(nullptr, std::memory_order_relaxed);
   tl_worker = nullptr;
+  trace::forget_in_child();
 }
 std::once_flag g_atfork_once;
 } // namespace
@@ -148,6 +152,8 @@ worker *runtime::new_worker(bool with_thread) {
   auto *w = new worker(*this, id);
   workers_[id] = w;
   pools_[id] = &w->pool();
+  if (trace::on())
+    w->trace_ = trace::attach(id);
   nworkers_.store(id + 1, std::memory_order_release);
   if (with_thread) {
     pthread_attr_t attr;
@@ -226,6 +232,12 @@ void runtime::run_team(worker &master, team *t) {
 worker::membership runtime::start_team(worker &master, team *t) {
   int n = t->size();
   t->reset_for_region();
+  if (__builtin_expect(trace::on(), 0)) {
+    uint32_t enc = master.current()->trace_id;
+    t->trace_parent = enc;
+    master.trace_log()->put(trace::kind::region_begin, 0,
+                            static_cast<uint32_t>(n), trace::ticks(), enc, 0);
+  }
   t->inside.store(n - 1, std::memory_order_relaxed);
   for (int i = 1; i < n; ++i)
     t->slot(i).w->assign(t, i);
@@ -238,9 +250,19 @@ void runtime::finish_team(worker &master, team *t,
   t->barrier(master);
   master.leave_team(m);
   --master.master_depth;
+  if (__builtin_expect(trace::on(), 0))
+    master.trace_log()->put(trace::kind::region_end, 0, 0, trace::ticks(),
+                            master.current()->trace_id, 0);
   // Members may still be on their way out of the team; the master does not
   // wait for them here but before it reuses the team or its workers (as
   // libgomp's dock), so that their exit overlaps its serial code.
+}
+
+void runtime::wait_teams_left() {
+  for (int i = 0; i < nthreads(); ++i)
+    for (team *t : workers_[i]->team_cache)
+      if (t)
+        wait_members_left(t);
 }
 
 void runtime::wait_members_left(team *t) {
@@ -260,10 +282,7 @@ runtime::~runtime() {
     wait_all_tasks(w);
   }
   watchdog_.reset();
-  for (int i = 0; i < nthreads(); ++i)
-    for (team *t : workers_[i]->team_cache)
-      if (t)
-        wait_members_left(t);
+  wait_teams_left();
   stopping_.store(true, std::memory_order_seq_cst);
   team0_->wake_all(&w);
   while (team0_->inside.load(std::memory_order_acquire) != 0)
@@ -282,6 +301,8 @@ runtime::~runtime() {
     delete e;
   }
   w.leave_team({nullptr, nullptr, 0, nullptr});
+  if (trace::on())
+    trace::stop(true); // every other worker has exited
   g_runtime.store(nullptr, std::memory_order_release);
   tl_worker = nullptr;
   // Blocks travel between pools: destroy the engine state first, then the
@@ -304,6 +325,19 @@ void runtime::wait_all_tasks(worker &w) {
 
 // ---------------------------------------------------------------------------
 int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
+  if (__builtin_expect(trace::on(), 0))
+    return spawn_impl<true>(w, t, deps, ndeps);
+  return spawn_impl<false>(w, t, deps, ndeps);
+}
+
+template <bool Traced>
+__attribute__((always_inline)) inline int
+runtime::spawn_impl(worker &w, task *t, const weft_dep *deps, int ndeps) {
+  // Traced: task_create at entry; the spawn segment ends at the engine's
+  // first answer (or before the task runs here).
+  uint64_t t0 = 0;
+  if constexpr (Traced)
+    t0 = trace::ticks_early();
   task *parent = w.current();
   t->parent = parent;
   t->home = w.slot();
@@ -325,10 +359,23 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
     // same). It ends before any later sibling is submitted, so nothing
     // needs to be recorded for it.
     worker_counters::bump(w.counters().undeferred);
+    if constexpr (Traced) {
+      trace::thread_log &l = *w.trace_log();
+      trace::created(l, t, parent, deps, ndeps,
+                     trace::flag_undeferred | trace::flags_of(t), t0);
+      trace::overhead(l, trace::overhead_kind::spawn, t->trace_id, t0,
+                      trace::ticks_early());
+    }
     w.run_undeferred(t);
     return WEFT_OK;
   }
 
+  uint32_t id = 0; // t may run and be recycled once submitted
+  if constexpr (Traced) {
+    trace::created(*w.trace_log(), t, parent, deps, ndeps, trace::flags_of(t),
+                   t0);
+    id = t->trace_id;
+  }
   submit_result r;
   int idle = 0;
   while ((r = engine_->submit(w, parent, t, deps, ndeps)) ==
@@ -337,6 +384,12 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
     // to make progress with for a while (every entry of a tiny engine held
     // by running tasks that wait to submit too), stop waiting for room.
     worker_counters::bump(w.counters().full);
+    if constexpr (Traced)
+      if (t0) {
+        trace::overhead(*w.trace_log(), trace::overhead_kind::spawn, id, t0,
+                        trace::ticks_early());
+        t0 = 0;
+      }
     if (w.help_once()) {
       idle = 0;
     } else if (++idle < kFullSpins) {
@@ -348,12 +401,16 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
       break;
     }
   }
+  if (r == submit_result::ready)
+    w.push_ready(t);
+  if constexpr (Traced)
+    if (t0)
+      trace::overhead(*w.trace_log(), trace::overhead_kind::spawn, id, t0,
+                      trace::ticks_early());
   if (r == submit_result::serialize) {
     serialize(w, parent, t);
     return WEFT_OK;
   }
-  if (r == submit_result::ready)
-    w.push_ready(t);
 
   if (w.throttled_ == parent) {
     // Still too much: run ready tasks until half of it is done.
@@ -396,6 +453,20 @@ uint64_t runtime::unfinished_children(worker &w, task *parent) {
 }
 
 int runtime::taskwait(worker &w) {
+  if (__builtin_expect(trace::on(), 0)) {
+    uint32_t id = w.current()->trace_id;
+    trace::wait_begin(*w.trace_log(), trace::wait_kind::taskwait, id, nullptr,
+                      0);
+    int rc = taskwait_impl(w);
+    w.trace_log()->put(trace::kind::wait_end,
+                       static_cast<uint8_t>(trace::wait_kind::taskwait), 0,
+                       trace::ticks(), id, 0);
+    return rc;
+  }
+  return taskwait_impl(w);
+}
+
+int runtime::taskwait_impl(worker &w) {
   task *cur = w.current();
   if (cur->created != 0) {
     wait_children(w, cur, cur->created);
@@ -414,6 +485,20 @@ int runtime::taskwait(worker &w) {
 }
 
 int runtime::taskwait_deps(worker &w, const weft_dep *deps, int ndeps) {
+  if (__builtin_expect(trace::on(), 0)) {
+    uint32_t id = w.current()->trace_id;
+    trace::wait_begin(*w.trace_log(), trace::wait_kind::taskwait_on, id, deps,
+                      ndeps);
+    int rc = taskwait_deps_impl(w, deps, ndeps);
+    w.trace_log()->put(trace::kind::wait_end,
+                       static_cast<uint8_t>(trace::wait_kind::taskwait_on), 0,
+                       trace::ticks(), id, 0);
+    return rc;
+  }
+  return taskwait_deps_impl(w, deps, ndeps);
+}
+
+int runtime::taskwait_deps_impl(worker &w, const weft_dep *deps, int ndeps) {
   task *cur = w.current();
   if (cur->created == 0)
     return WEFT_OK;
@@ -424,7 +509,7 @@ int runtime::taskwait_deps(worker &w, const weft_dep *deps, int ndeps) {
   waiter.refs.store(1, std::memory_order_relaxed);
   wait_result r = engine_->wait_deps(w, cur, &waiter, deps, ndeps);
   if (r == wait_result::all)
-    return taskwait(w); // the engine cannot express this wait: wait for all
+    return taskwait_impl(w); // the engine cannot express this wait: all
   if (r == wait_result::waiter) {
     wait_scope ws(w.wait_state(), wait_kind::taskwait_on, cur,
                   ndeps == 1 ? deps[0].addr : nullptr);
@@ -452,12 +537,20 @@ int runtime::taskgroup_end(worker &w) {
   auto done = [g] {
     return (g->count.load(std::memory_order_acquire) & kChildCountMask) == 0;
   };
+  const bool traced = trace::on();
+  if (__builtin_expect(traced, 0))
+    trace::wait_begin(*w.trace_log(), trace::wait_kind::taskgroup,
+                      cur->trace_id, nullptr, 0);
   if (!done()) {
     wait_scope ws(w.wait_state(), wait_kind::taskgroup, cur);
     g->count.fetch_or(kChildWaiting | (uint64_t(w.id()) << kChildWaiterShift),
                       std::memory_order_seq_cst);
     w.wait_until(done);
   }
+  if (__builtin_expect(traced, 0))
+    w.trace_log()->put(trace::kind::wait_end,
+                       static_cast<uint8_t>(trace::wait_kind::taskgroup), 0,
+                       trace::ticks(), cur->trace_id, 0);
   cur->cur_group = g->outer;
   std::exception_ptr *e = g->exc.exchange(nullptr);
   delete g;

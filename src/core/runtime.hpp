@@ -70,6 +70,9 @@ public:
   // itself between them (libgomp's GOMP_parallel_start/end).
   worker::membership start_team(worker &master, team *t);
   void finish_team(worker &master, team *t, const worker::membership &m);
+  // Waits until the members of every team some worker leads have left it
+  // (the workers are then idle or in their own thread's team).
+  void wait_teams_left();
   // A thread weft did not start becomes a worker with a team of its own
   // (an OpenMP initial thread).
   worker *adopt_thread();
@@ -98,6 +101,10 @@ public:
 
 private:
   worker *new_worker(bool with_thread);
+  template <bool Traced>
+  int spawn_impl(worker &w, task *t, const weft_dep *deps, int ndeps);
+  int taskwait_impl(worker &w);
+  int taskwait_deps_impl(worker &w, const weft_dep *deps, int ndeps);
   static void wait_members_left(team *t);
   void wait_all_tasks(worker &w);
   // parent's children not yet finished (after adding w's pending counts).

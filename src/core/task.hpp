@@ -99,6 +99,8 @@ struct alignas(64) task {
   team_slot *home;
   // TASK_DETACH: completion needs the body's end and the event (2 parts).
   std::atomic<int32_t> detach_parts;
+  // The task's id in the trace (WEFT_TRACE); set only while recording.
+  uint32_t trace_id;
 };
 static_assert(sizeof(task) == 192, "task descriptor must be three lines");
 static_assert(offsetof(task, succ_inline) == 64);

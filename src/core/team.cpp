@@ -1,6 +1,7 @@
 #include "team.hpp"
 
 #include "runtime.hpp"
+#include "trace/recorder.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -56,6 +57,21 @@ bool team::barrier(worker &w, const std::atomic<bool> &cancelled) {
 
 bool team::wait_barrier(worker &w, std::atomic<uint64_t> &word,
                         const std::atomic<bool> *cancelled) {
+  if (__builtin_expect(trace::on(), 0)) {
+    uint32_t id = w.current()->trace_id;
+    trace::wait_begin(*w.trace_log(), trace::wait_kind::barrier, id, nullptr,
+                      0);
+    bool c = wait_barrier_untraced(w, word, cancelled);
+    w.trace_log()->put(trace::kind::wait_end,
+                       static_cast<uint8_t>(trace::wait_kind::barrier), 0,
+                       trace::ticks(), id, 0);
+    return c;
+  }
+  return wait_barrier_untraced(w, word, cancelled);
+}
+
+bool team::wait_barrier_untraced(worker &w, std::atomic<uint64_t> &word,
+                                 const std::atomic<bool> *cancelled) {
   auto is_cancelled = [cancelled] {
     return cancelled && cancelled->load(std::memory_order_acquire);
   };

@@ -78,6 +78,8 @@ public:
   void *region_args[3] = {};
   bool end_barrier = true;
   void *user = nullptr; // the front end's per-team state
+  // While recording a trace: the id of the task that encountered the region.
+  uint32_t trace_parent = 0;
   void (*user_free)(void *) = nullptr;
   // Members other than the master still running the region; the master
   // waits for zero before it reuses or frees the team.
@@ -93,8 +95,10 @@ private:
   std::vector<team_slot *> slots_;
   bool wait_barrier(worker &w, std::atomic<uint64_t> &word,
                     const std::atomic<bool> *cancelled);
+  bool wait_barrier_untraced(worker &w, std::atomic<uint64_t> &word,
+                             const std::atomic<bool> *cancelled);
 
-  alignas(64) std::atomic<uint64_t> bar_{0}; // generation << 32 | arrived
+  alignas(64) std::atomic<uint64_t> bar_{0};  // generation << 32 | arrived
   alignas(64) std::atomic<uint64_t> cbar_{0}; // the cancellable one
   alignas(64) std::atomic<int> num_sleeping_{0};
   std::atomic<unsigned> wake_cursor_{0};

@@ -22,6 +22,9 @@
 namespace weft {
 
 class runtime;
+namespace trace {
+struct thread_log;
+}
 
 // Single-writer counters: only the owning worker writes, anyone may read.
 struct worker_counters {
@@ -51,6 +54,8 @@ public:
   team *current_team() const { return team_; }
   int slot_index() const { return slot_index_; }
   team_slot *slot() const { return slot_; }
+  // The worker's trace buffer (WEFT_TRACE), nullptr when not recording.
+  trace::thread_log *trace_log() const { return trace_; }
 
   // A fresh descriptor from this worker's pool, owned by the caller.
   task *alloc_task(weft_task_fn fn, void *arg);
@@ -114,12 +119,18 @@ public:
 private:
   friend class runtime;
   task *find_work();
+  task *find_work_traced();
+  task *find_any();
   task *steal();
   bool work_visible();
   // Tasks the engine queued for this worker while it is in no team.
   void drain_engine();
   template <class Cond> void sleep_unless(Cond cond);
   void execute(task *t);
+  void execute_traced(task *t);
+  void run_body(task *t);
+  void run_inline_traced(weft_task_fn fn, void *arg, uint16_t flags);
+  void run_inline_task(task &t);
   void finish(task *t);
   void complete(task *t); // retirement and counts (after a detach event)
   void record_exception(task *t, std::exception_ptr e);
@@ -152,6 +163,7 @@ private:
   std::atomic<bool> job_sleeping_{false};
   team *job_team_ = nullptr;
   int job_slot_ = 0;
+  trace::thread_log *trace_ = nullptr;
 
 public:
   // Workers kept by a master for its next region at this nesting depth

@@ -1,0 +1,288 @@
+#include "trace/recorder.hpp"
+
+#include "core/error.hpp"
+#include "core/runtime.hpp"
+#include "trace/trace_file.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+extern "C" char *program_invocation_short_name;
+
+namespace weft::trace {
+
+std::atomic<bool> g_on{false};
+
+namespace {
+
+constexpr std::size_t kBufferRecords = std::size_t(1) << 15; // 1 MiB
+constexpr uint32_t kIdBlock = 1024;
+constexpr uint64_t kSamplePeriodNs = 100000;
+// The tick rate is measured once, over this long at the start: one rate
+// for every record keeps the order of events across threads.
+constexpr uint64_t kCalibrationNs = 2000000;
+
+uint64_t mono_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
+
+struct recorder_state {
+  std::string path;
+  std::unique_ptr<writer> out;
+  uint64_t tick0 = 0, mono0 = 0;
+  uint64_t sample_period = 0; // ticks
+  double ns_per_tick = 1;
+  std::atomic<uint64_t> next_id{1};
+  std::mutex lock;
+  std::vector<thread_log *> logs; // by worker id
+};
+recorder_state *g_rec = nullptr;
+bool g_forked = false; // in a child of fork()
+std::once_flag g_atexit_once;
+
+[[noreturn]] void write_failed(const error &e) {
+  fatal("WEFT_TRACE: %s", e.what());
+}
+
+// At exit, under the OpenMP front end (whose runtime is never torn down):
+// once the last region's members have left it, the implicit tasks still
+// running (the initial thread's, and those of threads of the program's own)
+// end now.
+void stop_at_exit() {
+  if (!on())
+    return;
+  if (runtime *rt = g_runtime.load(std::memory_order_acquire)) {
+    rt->wait_teams_left();
+    uint64_t at = ticks();
+    for (int i = 0; i < rt->nthreads(); ++i) {
+      worker &w = rt->worker_at(i);
+      if (w.trace_log() && w.current_team() && w.current() == w.root())
+        w.trace_log()->put(kind::task_end, 0, 0, at, w.root()->trace_id, 0);
+    }
+  }
+  stop(false);
+}
+
+} // namespace
+
+void forget_in_child() {
+  g_on.store(false, std::memory_order_relaxed);
+  g_rec = nullptr;
+  g_forked = true;
+}
+
+int start_from_env(const char *engine, int threads) {
+  const char *path = std::getenv("WEFT_TRACE");
+  if (!path || !*path || g_forked)
+    return WEFT_OK;
+  auto rec = std::make_unique<recorder_state>();
+  rec->path = path;
+  timespec real;
+  clock_gettime(CLOCK_REALTIME, &real);
+  rec->mono0 = mono_ns();
+  rec->tick0 = ticks();
+  try {
+    rec->out = std::make_unique<writer>(
+        rec->path, make_header(engine, program_invocation_short_name,
+                               static_cast<uint32_t>(threads),
+                               uint64_t(real.tv_sec) * 1000000000u +
+                                   uint64_t(real.tv_nsec)));
+  } catch (const error &e) {
+    return set_error(WEFT_EINVAL, "WEFT_TRACE=%s: cannot record a trace (%s)",
+                     path, e.what());
+  }
+  uint64_t m;
+  while ((m = mono_ns()) - rec->mono0 < kCalibrationNs)
+    cpu_relax();
+  uint64_t t = ticks();
+  rec->ns_per_tick = double(m - rec->mono0) / double(t - rec->tick0);
+  rec->sample_period =
+      static_cast<uint64_t>(double(kSamplePeriodNs) / rec->ns_per_tick) + 1;
+  g_rec = rec.release();
+  g_on.store(true, std::memory_order_release);
+  // The OpenMP front end never tears its runtime down: write at exit.
+  std::call_once(g_atexit_once, [] { std::atexit(stop_at_exit); });
+  return WEFT_OK;
+}
+
+void stop(bool free_buffers) {
+  recorder_state *rec = g_rec;
+  if (!rec)
+    return;
+  g_on.store(false, std::memory_order_release);
+  for (thread_log *l : rec->logs)
+    if (l)
+      l->flush();
+  try {
+    rec->out->close();
+  } catch (const error &e) {
+    write_failed(e);
+  }
+  g_rec = nullptr;
+  if (!free_buffers)
+    return; // idle workers still point at their logs
+  for (thread_log *l : rec->logs)
+    if (l) {
+      delete[] l->buf;
+      delete l;
+    }
+  delete rec;
+}
+
+thread_log *attach(int worker_id) {
+  recorder_state &rec = *g_rec;
+  auto *l = new thread_log;
+  l->thread = static_cast<uint16_t>(worker_id);
+  l->buf = new record[kBufferRecords];
+  l->pos = l->buf;
+  l->limit = l->buf + kBufferRecords;
+  std::lock_guard<std::mutex> lk(rec.lock);
+  if (rec.logs.size() <= static_cast<std::size_t>(worker_id))
+    rec.logs.resize(worker_id + 1, nullptr);
+  rec.logs[worker_id] = l;
+  return l;
+}
+
+void thread_log::new_id_block() {
+  uint64_t first = g_rec->next_id.fetch_add(kIdBlock);
+  if (first + kIdBlock > UINT32_MAX)
+    fatal("WEFT_TRACE: more than %u tasks in one trace (task ids are 32-bit)",
+          UINT32_MAX - kIdBlock);
+  next_id = static_cast<uint32_t>(first);
+  id_end = static_cast<uint32_t>(first + kIdBlock);
+}
+
+void thread_log::flush() {
+  recorder_state &rec = *g_rec;
+  if (pos == buf)
+    return;
+  const double ns_per_tick = rec.ns_per_tick;
+  for (record *r = buf; r != pos; ++r) {
+    uint64_t ns =
+        r->time > rec.tick0
+            ? static_cast<uint64_t>(double(r->time - rec.tick0) * ns_per_tick)
+            : 0;
+    if (ns < last_time)
+      ns = last_time;
+    last_time = ns;
+    r->time = ns;
+    if (r->type == kind::overhead) {
+      uint64_t end =
+          r->arg > rec.tick0
+              ? static_cast<uint64_t>(double(r->arg - rec.tick0) * ns_per_tick)
+              : 0;
+      r->arg = end > ns ? end - ns : 0;
+    }
+  }
+  try {
+    rec.out->write_chunk(thread, buf, static_cast<std::size_t>(pos - buf));
+  } catch (const error &e) {
+    write_failed(e);
+  }
+  pos = buf;
+  mark = 0;
+}
+
+void thread_log::make_room(std::size_t n) {
+  flush();
+  if (n > kBufferRecords) {
+    // One record with more dependences than a buffer holds: a buffer of its
+    // own until the next flush.
+    delete[] buf;
+    buf = new record[n];
+    pos = buf;
+    limit = buf + n;
+  } else if (static_cast<std::size_t>(limit - buf) > kBufferRecords) {
+    delete[] buf;
+    buf = new record[kBufferRecords];
+    pos = buf;
+    limit = buf + kBufferRecords;
+  }
+}
+
+namespace {
+void put_deps(thread_log &l, record *r, uint64_t task_id, uint64_t at,
+              const weft_dep *deps, int ndeps) {
+  for (int i = 0; i < ndeps; ++i)
+    r[i] = record{
+        kind::dep, static_cast<uint8_t>(deps[i].mode),      l.thread, 0, at,
+        task_id,   reinterpret_cast<uint64_t>(deps[i].addr)};
+}
+} // namespace
+
+uint8_t flags_of(const task *t) {
+  uint8_t f = 0;
+  if (t->flags & TASK_FINAL)
+    f |= flag_final;
+  if (t->flags & TASK_DETACH)
+    f |= flag_detach;
+  return f;
+}
+
+void created(thread_log &l, task *t, const task *parent, const weft_dep *deps,
+             int ndeps, uint8_t flags, uint64_t at) {
+  uint32_t id = l.fresh_id();
+  t->trace_id = id;
+  record *r = l.reserve(1 + static_cast<std::size_t>(ndeps));
+  *r = record{kind::task_create,
+              flags,
+              l.thread,
+              static_cast<uint32_t>(ndeps),
+              at,
+              id,
+              parent ? parent->trace_id : 0};
+  put_deps(l, r + 1, id, at, deps, ndeps);
+}
+
+void implicit_begin(thread_log &l, task *t, uint32_t parent_id) {
+  uint32_t id = l.fresh_id();
+  t->trace_id = id;
+  uint64_t at = ticks();
+  l.put(kind::task_create, flag_implicit, 0, at, id, parent_id);
+  l.put(kind::task_begin, 0, 0, at, id, 0);
+}
+
+void wait_begin(thread_log &l, wait_kind k, uint32_t task_id,
+                const weft_dep *deps, int ndeps) {
+  uint64_t at = ticks();
+  record *r = l.reserve(1 + static_cast<std::size_t>(ndeps));
+  *r = record{kind::wait_begin,
+              static_cast<uint8_t>(k),
+              l.thread,
+              uint32_t(ndeps),
+              at,
+              task_id,
+              0};
+  put_deps(l, r + 1, task_id, at, deps, ndeps);
+}
+
+void maybe_sample(thread_log &l, worker &w, uint64_t at) {
+  if (at < l.next_sample)
+    return;
+  l.next_sample = at + g_rec->sample_period;
+  team *tm = w.current_team();
+  uint64_t ready = 0;
+  for (int i = 0; i < tm->size(); ++i)
+    ready += static_cast<uint64_t>(tm->slot(i).deque.size_hint());
+  runtime &rt = w.rt();
+  uint64_t spawned = 0, finished = 0;
+  for (int i = 0; i < rt.nthreads(); ++i) {
+    worker_counters &c = rt.worker_at(i).counters();
+    finished += c.finished.load(std::memory_order_relaxed);
+    spawned += c.spawned.load(std::memory_order_relaxed);
+  }
+  l.put(kind::counter, static_cast<uint8_t>(counter_id::ready), 0, at, 0,
+        ready);
+  l.put(kind::counter, static_cast<uint8_t>(counter_id::in_flight), 0, at, 0,
+        spawned > finished ? spawned - finished : 0);
+}
+
+} // namespace weft::trace

@@ -1,0 +1,141 @@
+// The trace recorder (WEFT_TRACE=path): per-worker buffers of trace records
+// (trace_format.hpp), written as chunks when full and at shutdown. The core
+// calls the hooks below only after checking on(): with WEFT_TRACE unset each
+// hook site costs one load and one well-predicted branch.
+//
+// Times are taken as raw ticks (the TSC on x86-64, else CLOCK_MONOTONIC ns)
+// and converted to ns since the trace's start when a buffer is written.
+#pragma once
+
+#include "trace/trace_format.hpp"
+
+#include <weft/weft.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <ctime>
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+namespace weft {
+struct task;
+class worker;
+} // namespace weft
+
+namespace weft::trace {
+
+extern std::atomic<bool> g_on;
+// Whether this runtime records a trace.
+inline bool on() { return g_on.load(std::memory_order_relaxed); }
+
+// A raw timestamp (see above), taken after every earlier load completed:
+// for events that follow what another thread did (finding its task, the
+// end of a wait), so that the order of events across threads holds.
+inline uint64_t ticks() {
+#if defined(__x86_64__)
+  _mm_lfence();
+  return __rdtsc();
+#else
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+#endif
+}
+
+// A raw timestamp that may be taken a little early (out of order): for
+// events that precede what this thread publishes next (a task's creation,
+// its end, the end of an overhead segment).
+inline uint64_t ticks_early() {
+#if defined(__x86_64__)
+  return __rdtsc();
+#else
+  return ticks();
+#endif
+}
+
+// Opens WEFT_TRACE's file when the variable is set (called by runtime::start
+// before the runtime exists). Returns a weft error code: a file that cannot
+// be created is WEFT_EINVAL naming the variable and the path.
+int start_from_env(const char *engine, int threads);
+// Flushes every worker's buffer and closes the file; recording stops. Called
+// once no worker records any more. free_buffers = false leaves the buffers
+// allocated (at process exit, when idle workers still exist).
+void stop(bool free_buffers);
+
+// In a child of fork(): the parent's trace is not the child's; the child
+// records nothing (its runtime starts afresh without WEFT_TRACE's file).
+void forget_in_child();
+
+// One worker's buffer of records (times in raw ticks until written).
+struct thread_log {
+  record *pos = nullptr, *limit = nullptr, *buf = nullptr;
+  uint16_t thread = 0;
+  uint32_t next_id = 0, id_end = 0; // this worker's block of task ids
+  uint64_t mark = 0;        // end of the last finish segment, 0 if stale
+  uint64_t found = 0;       // end of the last schedule segment, 0 if stale
+  uint64_t next_sample = 0; // ticks of the next counter sample
+  uint64_t last_time = 0;   // last converted time (keeps chunks ordered)
+
+  // Room for n consecutive records (writes the buffer out when full).
+  record *reserve(std::size_t n) {
+    if (static_cast<std::size_t>(limit - pos) < n)
+      make_room(n);
+    record *r = pos;
+    pos += n;
+    mark = 0;
+    found = 0;
+    return r;
+  }
+  void put(kind k, uint8_t sub, uint32_t count, uint64_t time, uint64_t task,
+           uint64_t arg) {
+    *reserve(1) = record{k, sub, thread, count, time, task, arg};
+  }
+  uint32_t fresh_id() {
+    if (next_id == id_end)
+      new_id_block();
+    return next_id++;
+  }
+  void make_room(std::size_t n);
+  void new_id_block();
+  void flush();
+};
+
+// ---- hooks (only when on()) -------------------------------------------------
+// The schedule segment of the task a worker is about to run: from the end
+// of its last finish segment (if it did nothing else since) to now, which
+// is also the task's start.
+inline void scheduled(thread_log &l, uint32_t id) {
+  uint64_t from = l.mark ? l.mark : ticks();
+  uint64_t to = ticks();
+  l.put(kind::overhead, static_cast<uint8_t>(overhead_kind::schedule), 0, from,
+        id, to);
+  l.found = to;
+}
+// The start time of a task that begins now.
+inline uint64_t begin_time(thread_log &l) {
+  return l.found ? l.found : ticks();
+}
+// The trace flags of a task descriptor's.
+uint8_t flags_of(const task *t);
+// Records kept in ticks until written: an overhead record's arg holds its
+// end's ticks until then.
+inline void overhead(thread_log &l, overhead_kind k, uint32_t id, uint64_t from,
+                     uint64_t to) {
+  l.put(kind::overhead, static_cast<uint8_t>(k), 0, from, id, to);
+}
+thread_log *attach(int worker_id);
+// t gets a fresh id; its task_create (and dep records) at `at`.
+void created(thread_log &l, task *t, const task *parent, const weft_dep *deps,
+             int ndeps, uint8_t flags, uint64_t at);
+// A new implicit task (parent: the encountering task's id, 0 for a thread's
+// first team): task_create and task_begin.
+void implicit_begin(thread_log &l, task *t, uint32_t parent_id);
+void wait_begin(thread_log &l, wait_kind k, uint32_t task_id,
+                const weft_dep *deps, int ndeps);
+// Counter samples, at most one set per worker every sample period.
+void maybe_sample(thread_log &l, worker &w, uint64_t at);
+
+} // namespace weft::trace

@@ -1,0 +1,165 @@
+// `weft trace` and the OpenMP path: a gcc -fopenmp program under `weft run`
+// with WEFT_TRACE set; its trace through `weft trace summary` and
+// `weft trace export --chrome` (the JSON parsed back); bad input files.
+#include "trace/trace_file.hpp"
+#include "trace/trace_graph.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+using namespace weft;
+
+struct result {
+  int status;
+  std::string output;
+};
+
+// Runs a shell command line; its exit status and its stdout + stderr.
+result run(const std::string &cmd) {
+  std::string out;
+  FILE *p = popen((cmd + " 2>&1").c_str(), "r");
+  if (!p)
+    return {-1, "popen failed"};
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+    out.append(buf, n);
+  int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+std::string temp_path(const char *tag) {
+  return testing::TempDir() + "weft_cli_" + tag + "_" +
+         std::to_string(getpid());
+}
+
+// The OpenMP program's trace under an engine.
+std::string omp_trace(const char *engine) {
+  std::string path = temp_path(engine) + ".trace";
+  // WEFT_TRACE itself under sw, `weft run --trace` under the others.
+  std::string cmd = std::string(engine) == "sw"
+                        ? "WEFT_TRACE=" + path + " " + WEFT_CLI + " run"
+                        : std::string(WEFT_CLI) + " run --trace " + path;
+  result r = run(cmd + " --threads 2 --engine " + engine + " -- " + OMP_TRACED);
+  EXPECT_EQ(r.status, 0) << r.output;
+  return path;
+}
+
+class omp_run : public testing::TestWithParam<const char *> {};
+
+TEST_P(omp_run, TraceHasTheRegionImplicitTasksAndTheDiamond) {
+  std::string path = omp_trace(GetParam());
+  trace::trace_data t = trace::read(path);
+  trace::task_graph g = trace::build_graph(t);
+  int implicit = 0, explicit_tasks = 0;
+  for (const trace::task_node &n : g.tasks)
+    (n.flags & trace::flag_implicit) ? ++implicit : ++explicit_tasks;
+  // The initial thread's implicit task and the region's two.
+  EXPECT_EQ(implicit, 3);
+  EXPECT_EQ(explicit_tasks, 4);
+  ASSERT_EQ(g.regions.size(), 1u);
+  EXPECT_EQ(g.regions[0].size, 2u);
+  EXPECT_EQ(g.succs.size(), 4u); // the diamond's edges
+  int barriers = 0;
+  for (const trace::record &r : t.records)
+    barriers += r.type == trace::kind::wait_begin &&
+                r.sub == static_cast<uint8_t>(trace::wait_kind::barrier);
+  EXPECT_GE(barriers, 2); // the region's end barrier, on each member
+
+  result s = run(std::string(WEFT_CLI) + " trace summary " + path);
+  EXPECT_EQ(s.status, 0) << s.output;
+  EXPECT_NE(s.output.find("4 explicit, 3 implicit"), std::string::npos)
+      << s.output;
+  std::remove(path.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(engines, omp_run,
+                         testing::Values("sw", "nexus", "picos"));
+
+TEST(trace_export, ChromeJsonHasSlicesFlowsAndCounters) {
+  std::string path = omp_trace("sw");
+  std::string json_path = path + ".json";
+  result r = run(std::string(WEFT_CLI) + " trace export --chrome " + path +
+                 " -o " + json_path);
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream f(json_path);
+  nlohmann::json j = nlohmann::json::parse(f);
+  ASSERT_TRUE(j.contains("traceEvents"));
+  trace::task_graph g = trace::build_graph(trace::read(path));
+
+  std::multiset<std::string> task_slices;
+  std::map<uint64_t, int> flow_s, flow_f;
+  std::set<std::pair<uint64_t, uint64_t>> flow_edges;
+  int counters = 0, overheads = 0, waits = 0;
+  for (const auto &e : j["traceEvents"]) {
+    std::string ph = e["ph"];
+    if (ph == "X") {
+      std::string cat = e["cat"];
+      if (cat == "task" || cat == "implicit")
+        task_slices.insert(e["name"].get<std::string>());
+      overheads += cat == "overhead";
+      waits += cat == "wait";
+      EXPECT_GE(e["dur"].get<double>(), 0.0);
+    } else if (ph == "s") {
+      ++flow_s[e["id"].get<uint64_t>()];
+      flow_edges.insert(
+          {e["args"]["from"].get<uint64_t>(), e["args"]["to"].get<uint64_t>()});
+    } else if (ph == "f") {
+      ++flow_f[e["id"].get<uint64_t>()];
+      EXPECT_EQ(e["bp"], "e");
+    } else if (ph == "C") {
+      ++counters;
+    }
+  }
+  // One slice per task, named by its id.
+  EXPECT_EQ(task_slices.size(), g.tasks.size());
+  for (const trace::task_node &n : g.tasks)
+    EXPECT_EQ(task_slices.count("task " + std::to_string(n.id)), 1u);
+  // A start and a finish per dependence edge.
+  EXPECT_EQ(flow_s.size(), g.succs.size());
+  EXPECT_EQ(flow_s, flow_f);
+  for (std::size_t p = 0; p < g.tasks.size(); ++p)
+    for (uint32_t i = 0; i < g.tasks[p].nsuccs; ++i)
+      EXPECT_TRUE(flow_edges.count(
+          {g.tasks[p].id, g.tasks[g.succs[g.tasks[p].first_succ + i]].id}));
+  EXPECT_GT(counters, 0);
+  EXPECT_GT(overheads, 0);
+  EXPECT_GT(waits, 0);
+  std::remove(path.c_str());
+  std::remove(json_path.c_str());
+}
+
+TEST(trace_export, MissingOrCorruptTraceFailsNamingTheFile) {
+  std::string missing = temp_path("missing") + ".trace";
+  for (const char *sub : {"summary", "export --chrome"}) {
+    result r = run(std::string(WEFT_CLI) + " trace " + sub + " " + missing);
+    EXPECT_NE(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find(missing), std::string::npos) << r.output;
+  }
+  std::string corrupt = temp_path("corrupt") + ".trace";
+  {
+    std::ofstream f(corrupt);
+    f << "this is not a weft trace, not even close to one............"
+         "............................................................";
+  }
+  for (const char *sub : {"summary", "export --chrome"}) {
+    result r = run(std::string(WEFT_CLI) + " trace " + sub + " " + corrupt);
+    EXPECT_NE(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find(corrupt), std::string::npos) << r.output;
+  }
+  std::remove(corrupt.c_str());
+}
+
+} // namespace

@@ -1,0 +1,28 @@
+/* A gcc -fopenmp program for the trace tests: a parallel region of 2 whose
+   single member spawns a diamond of dependent tasks, a taskwait, then the
+   region's barrier. Checks its own result. */
+#include <stdio.h>
+
+int main(void) {
+  int x = 0, y = 0, z = 0, sum = 0;
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp single
+    {
+#pragma omp task depend(out : x)
+      x = 1;
+#pragma omp task depend(in : x) depend(out : y)
+      y = x + 1;
+#pragma omp task depend(in : x) depend(out : z)
+      z = x + 2;
+#pragma omp task depend(in : y, z)
+      sum = y + z;
+#pragma omp taskwait
+    }
+  }
+  if (sum != 5) {
+    fprintf(stderr, "omp_traced: sum is %d, expected 5\n", sum);
+    return 1;
+  }
+  return 0;
+}
