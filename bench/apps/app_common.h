@@ -31,6 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Marks a variable that only depend clauses name as used: gcc 12 warns that
+ * such a variable is unused (-Wunused-variable). */
+#define APP_DEP_ONLY(x) ((void)(x))
+
 /* One command-line option: `--name N` (an integer in [min, max]) or, when
  * choices is set, `--name WORD` (value = the index of WORD in choices, a
  * NULL-terminated list). */
