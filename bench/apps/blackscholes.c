@@ -72,9 +72,10 @@ int main(int argc, char **argv) {
         const option *in = &opt[b];
         double *out = &got[b];
         long m = b + bs < n ? bs : n - b;
-#pragma omp task depend(in                                                     \
-                        : in[0]) depend(out                                    \
-                                        : out[0]) firstprivate(in, out, m)
+        /* clang-format off */
+#pragma omp task depend(in : in[0]) depend(out : out[0]) \
+    firstprivate(in, out, m)
+        /* clang-format on */
         price_block(in, out, m);
         tasks++;
       }

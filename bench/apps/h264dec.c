@@ -100,10 +100,10 @@ int main(int argc, char **argv) {
         const uint64_t *west = c ? &got[r * w + c - 1] : &zero;
         const uint64_t *ne = r && c + 1 < w ? &got[(r - 1) * w + c + 1] : &zero;
         uint64_t *mb = &got[r * w + c];
-#pragma omp task depend(in                                                     \
-                        : west[0], ne[0]) depend(inout                         \
-                                                 : mb[0])                      \
+        /* clang-format off */
+#pragma omp task depend(in : west[0], ne[0]) depend(inout : mb[0]) \
     firstprivate(west, ne, mb, seed, work)
+        /* clang-format on */
         decode(west, ne, mb, seed, work);
       }
     }

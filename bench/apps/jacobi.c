@@ -85,10 +85,10 @@ int main(int argc, char **argv) {
           double *out = at(dst, bi * bs, bj * bs);
           APP_DEP_ONLY(no), APP_DEP_ONLY(so), APP_DEP_ONLY(we),
               APP_DEP_ONLY(ea), APP_DEP_ONLY(out);
-#pragma omp task depend(in                                                     \
-                        : c[0], no[0], so[0], we[0], ea[0]) depend(out         \
-                                                                   : out[0])   \
-    firstprivate(src, dst, bi, bj, bs)
+          /* clang-format off */
+#pragma omp task depend(in : c[0], no[0], so[0], we[0], ea[0]) \
+    depend(out : out[0]) firstprivate(src, dst, bi, bj, bs)
+          /* clang-format on */
           sweep_block(src, dst, bi, bj, bs);
         }
     }

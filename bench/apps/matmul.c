@@ -59,10 +59,10 @@ int main(int argc, char **argv) {
         for (long k = 0; k < nb; k++) {
           const double *ab = BLOCK(a, i, k), *bb = BLOCK(b, k, j);
           double *cb = BLOCK(got, i, j);
-#pragma omp task depend(in                                                     \
-                        : ab[0], bb[0]) depend(inout                           \
-                                               : cb[0])                        \
+          /* clang-format off */
+#pragma omp task depend(in : ab[0], bb[0]) depend(inout : cb[0]) \
     firstprivate(ab, bb, cb, bs)
+          /* clang-format on */
           gemm_block(ab, bb, cb, bs);
         }
 #pragma omp taskwait

@@ -109,10 +109,10 @@ int main(int argc, char **argv) {
         uint8_t *blk = &rot.px[y * w * 3], *out = &got.px[y * w * 3];
 #pragma omp task depend(out : blk[0]) firstprivate(blk, rad, y, y1) shared(src)
         rotate_lines(&src, blk, rad, y, y1);
-#pragma omp task depend(in                                                     \
-                        : blk[0]) depend(out                                   \
-                                         : out[0])                             \
+        /* clang-format off */
+#pragma omp task depend(in : blk[0]) depend(out : out[0]) \
     firstprivate(blk, out, y, y1)
+        /* clang-format on */
         convert_pixels(blk, out, (y1 - y) * w);
         tasks += 2;
       }

@@ -112,10 +112,10 @@ static long sparselu_tasks(const app_ctx *a, block *m, long nb, long bs) {
       double *col = m[k * nb + j];
       if (!col)
         continue;
-#pragma omp task depend(in                                                     \
-                        : diag[0]) depend(inout                                \
-                                          : col[0])                            \
+        /* clang-format off */
+#pragma omp task depend(in : diag[0]) depend(inout : col[0]) \
     firstprivate(diag, col, bs)
+      /* clang-format on */
       fwd(diag, col, bs);
       tasks++;
     }
@@ -123,10 +123,10 @@ static long sparselu_tasks(const app_ctx *a, block *m, long nb, long bs) {
       double *row = m[i * nb + k];
       if (!row)
         continue;
-#pragma omp task depend(in                                                     \
-                        : diag[0]) depend(inout                                \
-                                          : row[0])                            \
+        /* clang-format off */
+#pragma omp task depend(in : diag[0]) depend(inout : row[0]) \
     firstprivate(diag, row, bs)
+      /* clang-format on */
       bdiv(diag, row, bs);
       tasks++;
     }
@@ -142,10 +142,10 @@ static long sparselu_tasks(const app_ctx *a, block *m, long nb, long bs) {
           m[i * nb + j] =
               (double *)app_alloc(a, sizeof(double) * (size_t)(bs * bs));
         double *inner = m[i * nb + j];
-#pragma omp task depend(in                                                     \
-                        : row[0], col[0]) depend(inout                         \
-                                                 : inner[0])                   \
+        /* clang-format off */
+#pragma omp task depend(in : row[0], col[0]) depend(inout : inner[0]) \
     firstprivate(row, col, inner, bs)
+        /* clang-format on */
         bmod(row, col, inner, bs);
         tasks++;
       }

@@ -109,10 +109,10 @@ int main(int argc, char **argv) {
                         : k == SCALE          ? &b[lo]
                                               : &a[lo];
           APP_DEP_ONLY(src1), APP_DEP_ONLY(src2), APP_DEP_ONLY(dst);
-#pragma omp task depend(in                                                     \
-                        : src1[0], src2[0]) depend(out                         \
-                                                   : dst[0])                   \
+          /* clang-format off */
+#pragma omp task depend(in : src1[0], src2[0]) depend(out : dst[0]) \
     firstprivate(k, lo, hi) shared(a, b, c)
+          /* clang-format on */
           kernel(k, a, b, c, lo, hi);
 #endif
           tasks++;

@@ -63,6 +63,36 @@ typedef struct run {
   double *gain; /* per block */
 } run;
 
+enum { GAIN, MOVE };
+
+/* One block's share of a group: its gain or its moves. */
+static void block_job(points *p, run *r, int job, long b, long cand) {
+  long lo = b * r->bs, hi = lo + r->bs < p->n ? lo + r->bs : p->n;
+  if (job == GAIN)
+    r->gain[b] = block_gain(p, lo, hi, cand);
+  else
+    block_move(p, lo, hi, cand);
+}
+
+/* One fork-join group: a task per block, then the join --sync chose. */
+static void fork_join(points *p, run *r, int job, long cand) {
+  if (r->sync == SYNC_TASKGROUP) {
+#pragma omp taskgroup
+    {
+      for (long b = 0; b < r->nblocks; b++) {
+#pragma omp task firstprivate(b)
+        block_job(p, r, job, b, cand);
+      }
+    }
+  } else {
+    for (long b = 0; b < r->nblocks; b++) {
+#pragma omp task firstprivate(b)
+      block_job(p, r, job, b, cand);
+    }
+#pragma omp taskwait
+  }
+}
+
 static long candidate(long it, long n) { return (it * 7919 + 17) % n; }
 
 /* The creating thread's decision after the gain group (identical serially
@@ -77,56 +107,26 @@ static int worth_opening(const run *r, double *total) {
   return 1;
 }
 
-static long search_serial(points *p, run *r, double total) {
+/* The local search, serially (tasks == NULL) or with a fork-join group of
+ * tasks per step (counted in *tasks). Returns the centres opened. */
+static long search(points *p, run *r, double total, long *tasks) {
   long opened = 0;
   for (long it = 0; it < r->iters; it++) {
     long cand = candidate(it, p->n);
-    for (long b = 0; b < r->nblocks; b++)
-      r->gain[b] =
-          block_gain(p, b * r->bs,
-                     b * r->bs + r->bs < p->n ? b * r->bs + r->bs : p->n, cand);
-    if (!worth_opening(r, &total))
-      continue;
-    opened++;
-    for (long b = 0; b < r->nblocks; b++)
-      block_move(p, b * r->bs,
-                 b * r->bs + r->bs < p->n ? b * r->bs + r->bs : p->n, cand);
-  }
-  return opened;
-}
-
-/* One fork-join group: body(b) for every block as a task, then the join. */
-#define FORK_JOIN(r, body)                                                     \
-  do {                                                                         \
-    if ((r)->sync == SYNC_TASKGROUP) {                                         \
-      _Pragma("omp taskgroup") {                                               \
-        for (long b = 0; b < (r)->nblocks; b++) {                              \
-          _Pragma("omp task firstprivate(b)") body;                            \
-        }                                                                      \
-      }                                                                        \
-    } else {                                                                   \
-      for (long b = 0; b < (r)->nblocks; b++) {                                \
-        _Pragma("omp task firstprivate(b)") body;                              \
-      }                                                                        \
-      _Pragma("omp taskwait");                                                 \
-    }                                                                          \
-  } while (0)
-
-static long search_tasks(points *p, run *r, double total, long *tasks) {
-  long opened = 0;
-  for (long it = 0; it < r->iters; it++) {
-    long cand = candidate(it, p->n);
-    long bs = r->bs, n = p->n;
-    double *gain = r->gain;
-    FORK_JOIN(r, gain[b] = block_gain(p, b * bs,
-                                      b * bs + bs < n ? b * bs + bs : n, cand));
-    *tasks += r->nblocks;
-    if (!worth_opening(r, &total))
-      continue;
-    opened++;
-    FORK_JOIN(r,
-              block_move(p, b * bs, b * bs + bs < n ? b * bs + bs : n, cand));
-    *tasks += r->nblocks;
+    for (int job = GAIN; job <= MOVE; job++) {
+      if (job == MOVE) {
+        if (!worth_opening(r, &total))
+          break;
+        opened++;
+      }
+      if (tasks) {
+        fork_join(p, r, job, cand);
+        *tasks += r->nblocks;
+      } else {
+        for (long b = 0; b < r->nblocks; b++)
+          block_job(p, r, job, b, cand);
+      }
+    }
   }
   return opened;
 }
@@ -173,7 +173,7 @@ int main(int argc, char **argv) {
     total += want.cost[i];
 
   double t0 = omp_get_wtime();
-  long want_opened = search_serial(&want, &r, total);
+  long want_opened = search(&want, &r, total, NULL);
   a.serial_s = omp_get_wtime() - t0;
 
   app_warm_up(&a);
@@ -181,7 +181,7 @@ int main(int argc, char **argv) {
   t0 = omp_get_wtime();
 #pragma omp parallel num_threads(a.threads)
 #pragma omp single
-  got_opened = search_tasks(&got, &r, total, &tasks);
+  got_opened = search(&got, &r, total, &tasks);
   a.time_s = omp_get_wtime() - t0;
   a.tasks = tasks;
   app_check_ints(&a, "centres opened", &got_opened, &want_opened, 1,
