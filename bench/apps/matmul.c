@@ -1,5 +1,5 @@
 /* blocked matrix multiplication (Myrmics paper's Matrix Multiplication
- * kernel; also HWSE's): C = A x B for --n x --n doubles stored as
+ * kernel): C = A x B for --n x --n doubles stored as
  * --bs x --bs blocks, one task per block product:
  *
  *   C[i][j] += A[i][k] * B[k][j]   depend(in: A[i][k], B[k][j])
