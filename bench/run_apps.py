@@ -269,7 +269,9 @@ def main():
             "row": name, "set": rowset, "app": "app_" + binary,
             "params": params, "tasks": first["tasks"] if first else None,
             "threads": args.threads, "quick": args.quick,
-            "runtimes": {rt: {"median_s": med.get(rt), "time_s": times[rt],
+            "runtimes": {rt: {"median_s": med.get(rt),
+                              "min_s": min(times[rt]) if rt in med else None,
+                              "time_s": times[rt],
                               "serial_s": [r["serial_s"]
                                            for r in recs[(name, rt)]]}
                          for rt in runtimes},
