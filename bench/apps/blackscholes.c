@@ -36,7 +36,7 @@ int main(int argc, char **argv) {
   app_opt opts[] = {
       {"n", 1000000, 1, 1L << 30, "options", NULL},
       {"bs", 2048, 1, 1L << 30, "options per task", NULL},
-      {"runs", 4, 1, 1 << 20, "times every option is priced", NULL},
+      {"runs", 8, 1, 1 << 20, "times every option is priced", NULL},
   };
   app_ctx a = {.name = "blackscholes", .opts = opts, .nopts = 3};
   app_parse(&a, argc, argv);

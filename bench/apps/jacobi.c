@@ -48,7 +48,7 @@ int main(int argc, char **argv) {
   app_opt opts[] = {
       {"n", 1024, 1, 1 << 16, "grid side (interior elements)", NULL},
       {"bs", 64, 1, 1 << 16, "block side", NULL},
-      {"iters", 100, 1, 1 << 20, "sweeps", NULL},
+      {"iters", 200, 1, 1 << 20, "sweeps", NULL},
   };
   app_ctx a = {.name = "jacobi", .opts = opts, .nopts = 3};
   app_parse(&a, argc, argv);

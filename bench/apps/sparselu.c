@@ -157,7 +157,7 @@ static long sparselu_tasks(const app_ctx *a, block *m, long nb, long bs) {
 
 int main(int argc, char **argv) {
   app_opt opts[] = {
-      {"nb", 40, 1, 4096, "blocks per dimension", NULL},
+      {"nb", 50, 1, 4096, "blocks per dimension", NULL},
       {"bs", 32, 1, 4096, "block side (doubles)", NULL},
   };
   app_ctx a = {.name = "sparselu", .opts = opts, .nopts = 2};

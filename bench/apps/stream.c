@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
   app_opt opts[] = {
       {"n", 2000000, 1, 1L << 32, "elements per array", NULL},
       {"bs", 32768, 1, 1L << 32, "elements per task", NULL},
-      {"iters", 20, 1, 1 << 20, "times the four kernels run", NULL},
+      {"iters", 40, 1, 1 << 20, "times the four kernels run", NULL},
   };
   app_ctx ctx = {.name = STREAM_BARRIER ? "stream-barr" : "stream-deps",
                  .opts = opts,
