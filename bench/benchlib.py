@@ -1,4 +1,5 @@
-"""What the benchmark drivers share (run_micro.py, run_gomp.py).
+"""What the benchmark drivers share (run_micro.py, run_gomp.py,
+run_apps.py).
 
 Finding LLVM libomp, the environment of one OpenMP run, running one benchmark
 command and reading the JSON line it prints (with progress on stderr and a
@@ -84,6 +85,15 @@ class Runner:
         JSON line on stdout, or None after recording the failure (crash, exit
         status other than 0, timeout, no JSON line). The caller checks the
         record and prints the rest of the progress line."""
+        def last_json(lines):
+            return json.loads(lines[-1]), lines[-1]
+        return self.run_parsed(what, cmd, env, shown, last_json, "JSON line",
+                               width)
+
+    def run_parsed(self, what, cmd, env, shown, parse, expected, width=46):
+        """run_json with another reader: parse(the non-empty stdout lines)
+        returns (record, its line) or raises ValueError / IndexError, and
+        the failure then says no `expected` was printed."""
         self.done += 1
         progress = "[%d/%d] %-*s" % (self.done, self.total, width, what)
         print(progress, end="", file=sys.stderr, flush=True)
@@ -102,11 +112,11 @@ class Runner:
                              proc.stderr)
         lines = [l for l in proc.stdout.splitlines() if l.strip()]
         try:
-            rec = json.loads(lines[-1])
+            rec, line = parse(lines)
         except (IndexError, ValueError):
-            return self.fail(what, shown, "no JSON line on stdout",
+            return self.fail(what, shown, "no %s on stdout" % expected,
                              proc.stdout + proc.stderr)
-        return rec, lines[-1], wall
+        return rec, line, wall
 
     def fail(self, what, shown, why, output=""):
         print(" FAILED: %s" % why, file=sys.stderr)

@@ -1,0 +1,339 @@
+#!/usr/bin/env python3
+"""Application benchmarks: the papers' applications (bench/apps, one gcc
+-fopenmp binary each) under libgomp, LLVM libomp and weft.
+
+Each row runs one app_<name> binary with fixed parameters under
+
+    libgomp  as built
+    libomp   LD_PRELOAD=<llvm>/lib/libomp.so.5 (as run_gomp.py does)
+    weft     <build>/bin/weft run --threads N -- <binary> <args>
+
+--reps times, the runtimes interleaved in each repetition (rotating which goes
+first), and reports the median of the app's own time_s (its parallel part,
+omp_get_wtime) per runtime. Every run checks its result against a serial run
+in the same process and prints one line
+
+    app=NAME <param>=<value>... threads=P tasks=T runtime=R time_s=S
+    serial_s=S check=ok
+
+which this driver reads; a run that fails its check, crashes or is served by
+another runtime than the one asked for is a failure.
+
+Two row sets: "apps" (every app at its default size) and "fine" (the
+fine-grained ones: h264dec with small macroblocks, sparselu with small
+blocks, emptytask). The targets (the issue's): weft at least as fast as
+libgomp on every row, at least 1.5x as fast on the fine rows; the table says
+whether each row meets its target.
+
+    python3 bench/run_apps.py --build build [--quick] [--threads 2]
+        [--reps 5] [--sets apps,fine] [--only h264dec,sparselu]
+
+Writes <build>/results/apps.json. Exit status: 0 when every run worked (a
+missed target is a result, not a failure), 1 when a run failed or a binary,
+weft or libomp is missing, 2 on bad usage. See docs/benchmarks.md.
+Python 3 standard library only.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+
+import benchlib
+import run_gomp
+
+RUNTIMES = ["weft", "libgomp", "libomp"]
+SETS = ["apps", "fine"]
+
+# row, set, binary (app_<name>), default arguments, --quick arguments,
+# target speedup of weft over libgomp
+ROWS = [
+    ("c-ray", "apps", "c-ray", [], ["--width", "640", "--height", "480"], 1.0),
+    ("rot-cc", "apps", "rot-cc", [], ["--frames", "2"], 1.0),
+    ("sparselu", "apps", "sparselu", [], ["--nb", "30"], 1.0),
+    ("h264dec-on", "apps", "h264dec", ["--wait", "on"],
+     ["--wait", "on", "--frames", "1"], 1.0),
+    ("h264dec-all", "apps", "h264dec", ["--wait", "all"],
+     ["--wait", "all", "--frames", "1"], 1.0),
+    ("streamcluster", "apps", "streamcluster", [], ["--iters", "20"], 1.0),
+    ("blackscholes", "apps", "blackscholes", [], ["--runs", "2"], 1.0),
+    ("jacobi", "apps", "jacobi", [], ["--iters", "50"], 1.0),
+    ("stream-deps", "apps", "stream-deps", [], ["--iters", "10"], 1.0),
+    ("stream-barr", "apps", "stream-barr", [], ["--iters", "10"], 1.0),
+    ("kmeans", "apps", "kmeans", [], ["--iters", "8"], 1.0),
+    ("bitonic", "apps", "bitonic", [], ["--n", "262144"], 1.0),
+    ("matmul", "apps", "matmul", [], ["--n", "512"], 1.0),
+    ("h264dec-fine-on", "fine", "h264dec",
+     ["--wait", "on", "--work", "300", "--frames", "16"],
+     ["--wait", "on", "--work", "300", "--frames", "4"], 1.5),
+    ("h264dec-fine-all", "fine", "h264dec",
+     ["--wait", "all", "--work", "300", "--frames", "16"],
+     ["--wait", "all", "--work", "300", "--frames", "4"], 1.5),
+    ("sparselu-fine", "fine", "sparselu", ["--nb", "80", "--bs", "8"],
+     ["--nb", "50", "--bs", "8"], 1.5),
+    ("emptytask", "fine", "emptytask", [], ["--n", "200000"], 1.5),
+]
+
+# Crashes of another runtime that are its known bugs, not the app's: such a
+# run is left out of the row's median (the cell is marked) and listed, but
+# does not make the driver fail. A wrong result is never excused.
+KNOWN_CRASHES = {
+    ("libomp", "h264dec-on"): "LLVM libomp before 19 races in taskwait "
+    "depend (llvm/llvm-project#85963): it aborts in kmp_taskdeps.h(26) or "
+    "crashes in about 1 run in 6",
+}
+KNOWN_CRASHES[("libomp", "h264dec-fine-on")] = \
+    KNOWN_CRASHES[("libomp", "h264dec-on")]
+
+# Keys of the result line that are not the app's parameters.
+COMMON_KEYS = ("app", "threads", "tasks", "runtime", "time_s", "serial_s",
+               "check")
+
+
+def parse_result(lines):
+    """The app's result line (the last one starting with app=) as a dict,
+    numbers converted; raises ValueError when there is none."""
+    line = next((l for l in reversed(lines) if l.startswith("app=")), None)
+    if line is None:
+        raise ValueError("no result line")
+    rec = {}
+    for field in line.split():
+        key, sep, value = field.partition("=")
+        if not sep:
+            raise ValueError("malformed field %r" % field)
+        for conv in (int, float):
+            try:
+                value = conv(value)
+                break
+            except ValueError:
+                pass
+        rec[key] = value
+    for key in COMMON_KEYS:
+        if key not in rec:
+            raise ValueError("no %s= in the result line" % key)
+    return rec, line
+
+
+class AppRunner(benchlib.Runner):
+    def __init__(self, timeout, bindir, libomp, weft):
+        super().__init__(timeout)
+        self.bindir = bindir
+        self.libomp = libomp
+        self.weft = weft
+
+    def run(self, runtime, row, args, threads, rep):
+        """One run of one row; its record or None."""
+        name, _, binary = row[:3]
+        cmd = [os.path.join(self.bindir, "app_" + binary), "--threads",
+               str(threads)] + args
+        if runtime == "weft":
+            cmd = run_gomp.weft_prefix(self.weft, threads) + cmd
+        env = benchlib.omp_env(runtime, self.libomp)
+        shown = benchlib.shown_command(runtime, cmd, self.libomp)
+        what = "%s %s rep %d" % (runtime, name, rep + 1)
+        got = self.run_parsed(what, cmd, env, shown, parse_result,
+                              "app= result line", width=34)
+        if got is None:
+            return None
+        rec, line, wall = got
+        if rec["runtime"] != runtime:
+            why = run_gomp.weft_mismatch(rec) if runtime == "weft" else \
+                benchlib.takeover_failure(runtime, rec, self.libomp,
+                                          "app_" + binary)
+            return self.fail(what, shown, why)
+        if rec["check"] != "ok" or rec["threads"] != threads:
+            return self.fail(what, shown, "unexpected result line", line)
+        print(" %9.4f s  (%.1f s)" % (rec["time_s"], wall), file=sys.stderr)
+        return rec
+
+
+def fmt_s(values):
+    return "%.4f" % statistics.median(values) if values else "-"
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description="The papers' applications (bench/apps) under libgomp, "
+        "LLVM libomp and `weft run` (docs/benchmarks.md).")
+    ap.add_argument("--build", default="build",
+                    help="build folder holding bin/app_* and bin/weft; "
+                    "results go to <build>/results (default: build)")
+    ap.add_argument("--quick", action="store_true",
+                    help="smaller sizes and 3 repetitions")
+    ap.add_argument("--threads", type=int, default=2,
+                    help="threads per run (default 2)")
+    ap.add_argument("--reps", type=int,
+                    help="runs per row and runtime, the median is reported "
+                    "(default 5, --quick 3)")
+    ap.add_argument("--sets", default=",".join(SETS),
+                    help="comma-separated subset of apps,fine (default both)")
+    ap.add_argument("--only", default="",
+                    help="comma-separated row names (default: every row of "
+                    "the sets)")
+    ap.add_argument("--runtimes", default=",".join(RUNTIMES),
+                    help="comma-separated subset of weft,libgomp,libomp "
+                    "(default: all three)")
+    ap.add_argument("--weft", help="the weft command (default: "
+                    "<build>/bin/weft)")
+    ap.add_argument("--libomp", help="the LLVM libomp.so.5 to preload "
+                    "(default: the newest /usr/lib/llvm-*/lib/libomp.so.5)")
+    ap.add_argument("--timeout", type=int, default=300,
+                    help="seconds one run may take (default 300)")
+    args = ap.parse_args()
+
+    if args.reps is None:
+        args.reps = 3 if args.quick else 5
+    if args.reps < 1:
+        ap.error("--reps must be >= 1, got %d" % args.reps)
+    if args.threads < 1:
+        ap.error("--threads must be >= 1, got %d" % args.threads)
+    sets = [s for s in args.sets.split(",") if s]
+    if not sets or any(s not in SETS for s in sets):
+        ap.error("--sets: choose from %s, got %r" % (",".join(SETS),
+                                                    args.sets))
+    rows = [r for r in ROWS if r[1] in sets]
+    only = [o for o in args.only.split(",") if o]
+    unknown = [o for o in only if o not in [r[0] for r in ROWS]]
+    if unknown:
+        ap.error("--only: unknown rows %s (rows: %s)"
+                 % (",".join(unknown), ",".join(r[0] for r in ROWS)))
+    if only:
+        rows = [r for r in rows if r[0] in only]
+    if not rows:
+        ap.error("--only %s selects no row of --sets %s" % (args.only,
+                                                            args.sets))
+    runtimes = [r for r in args.runtimes.split(",") if r]
+    bad = [r for r in runtimes if r not in RUNTIMES]
+    if bad or not runtimes:
+        ap.error("--runtimes: unknown %s (choose from %s)"
+                 % (",".join(bad) or "(none)", ",".join(RUNTIMES)))
+    runtimes = [r for r in RUNTIMES if r in runtimes]
+
+    bindir = os.path.join(args.build, "bin")
+    weft = args.weft or os.path.join(bindir, "weft")
+    problems = []
+    if "weft" in runtimes:
+        missing = run_gomp.probe_weft(weft)
+        if missing:
+            problems.append("weft: " + missing)
+    for binary in sorted({r[2] for r in rows}):
+        path = os.path.join(bindir, "app_" + binary)
+        if not os.access(path, os.X_OK):
+            problems.append("%s not found (build first: cmake --build %s)"
+                            % (path, args.build))
+    libomp = None
+    if "libomp" in runtimes:
+        libomp = benchlib.find_libomp(args.libomp)
+        if not libomp:
+            problems.append(
+                "LLVM libomp.so.5 not found (%s); install libomp-dev "
+                "(scripts/deps) or pass --libomp PATH, or leave it out with "
+                "--runtimes weft,libgomp"
+                % (args.libomp or "looked in /usr/lib/llvm-*/lib"))
+    if problems:
+        for p in problems:
+            print("run_apps.py: " + p, file=sys.stderr)
+        return 1
+
+    print("application benchmarks: %d rows x %d runtimes x %d reps, %d "
+          "threads, %d CPUs, load average %.2f at start%s"
+          % (len(rows), len(runtimes), args.reps, args.threads,
+             os.cpu_count() or 0, benchlib.load_average(),
+             ", libomp: " + libomp if libomp else ""), file=sys.stderr)
+    busy = benchlib.busy_cpus()
+    if busy is not None and busy > (os.cpu_count() or 1) - args.threads + 0.5:
+        print("warning: other work keeps %.1f of %d CPUs busy: the times "
+              "will be noisy" % (busy, os.cpu_count() or 0), file=sys.stderr)
+
+    runner = AppRunner(args.timeout, bindir, libomp, weft)
+    runner.total = len(rows) * len(runtimes) * args.reps
+    recs = {(r[0], rt): [] for r in rows for rt in runtimes}
+    known = []
+    k = 0
+    for rep in range(args.reps):
+        for row in rows:
+            row_args = row[4] if args.quick else row[3]
+            for runtime in run_gomp.rotate(runtimes, k):
+                rec = runner.run(runtime, row, row_args, args.threads, rep)
+                if rec is not None:
+                    recs[(row[0], runtime)].append(rec)
+                elif (runtime, row[0]) in KNOWN_CRASHES and \
+                        "killed by" in runner.failures[-1]:
+                    known.append((row[0], "%s (known: %s)" % (
+                        runner.failures.pop(),
+                        KNOWN_CRASHES[(runtime, row[0])])))
+            k += 1
+
+    results, table = [], []
+    for row in rows:
+        name, rowset, binary, _, _, target = row
+        times = {rt: [r["time_s"] for r in recs[(name, rt)]]
+                 for rt in runtimes}
+        # A row counts for a runtime only when every repetition worked, or
+        # the ones that did not are known crashes of that runtime.
+        med = {rt: statistics.median(times[rt]) for rt in runtimes
+               if len(times[rt]) == args.reps or
+               (times[rt] and (rt, name) in KNOWN_CRASHES)}
+        first = next((recs[(name, rt)][0] for rt in runtimes
+                      if recs[(name, rt)]), None)
+        params = {k2: v for k2, v in first.items()
+                  if k2 not in COMMON_KEYS} if first else {}
+
+        def speedup(other):
+            if "weft" in med and other in med and med["weft"] > 0:
+                return med[other] / med["weft"]
+            return None
+        vs_gomp, vs_omp = speedup("libgomp"), speedup("libomp")
+        met = None if vs_gomp is None else vs_gomp >= target
+        results.append({
+            "row": name, "set": rowset, "app": "app_" + binary,
+            "params": params, "tasks": first["tasks"] if first else None,
+            "threads": args.threads, "quick": args.quick,
+            "runtimes": {rt: {"median_s": med.get(rt),
+                              "min_s": min(times[rt]) if rt in med else None,
+                              "time_s": times[rt],
+                              "serial_s": [r["serial_s"]
+                                           for r in recs[(name, rt)]]}
+                         for rt in runtimes},
+            "weft_speedup_vs_libgomp": vs_gomp,
+            "weft_speedup_vs_libomp": vs_omp,
+            "target_vs_libgomp": target, "target_met": met,
+            "known_crashes": [f for (r, f) in known if r == name]})
+        table.append([name, rowset,
+                      " ".join("%s=%s" % kv for kv in params.items()),
+                      str(first["tasks"]) if first else "-"] +
+                     [fmt_s(times[rt]) +
+                      ("*" if len(times[rt]) < args.reps else "")
+                      if rt in med else
+                      ("" if rt not in runtimes else "-") for rt in RUNTIMES
+                      if rt in runtimes] +
+                     ["%.2f" % vs_gomp if vs_gomp else "-",
+                      "%.2f" % vs_omp if vs_omp else "-",
+                      "-" if met is None else
+                      ("ok" if met else "MISSED") + " (>=%.1f)" % target])
+    out = os.path.join(args.build, "results", "apps.json")
+    benchlib.write_json(out, results)
+
+    head = ["row", "set", "params", "tasks"] + \
+        ["%s s" % rt for rt in runtimes] + \
+        ["libgomp/weft", "libomp/weft", "target vs libgomp"]
+    print("\napplication benchmarks, %d threads, median of %d runs (time_s: "
+          "the parallel part; x/weft above 1: weft is faster)"
+          % (args.threads, args.reps))
+    benchlib.print_table(head, table, left=(0, 1, 2))
+    print("results: %s" % out)
+    if known:
+        print("\n* fewer runs: known crashes of that runtime (%d):"
+              % len(known))
+        for _, f in known:
+            print("  " + f)
+    if runner.failures:
+        print("\nBENCHMARK FAILURES (%d):" % len(runner.failures))
+        for f in runner.failures:
+            print("  " + f)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
