@@ -530,4 +530,24 @@ result simulate(const trace::task_graph &g, const model &m, uint32_t cores,
   return simulation(g, m, cores, progress).run();
 }
 
+void trim_serial_ends(trace::task_graph &g) {
+  for (const trace::task_node &t : g.tasks) {
+    if (t.parent != trace::kNone || t.nsteps == 0)
+      continue;
+    trace::step *first = &g.steps[t.first_step];
+    trace::step *last = first + t.nsteps;
+    trace::step *a = first, *b = last;
+    while (a < last && a->type == trace::step_kind::work)
+      ++a;
+    if (a == last)
+      continue; // only work: nothing to trim it around
+    while (b[-1].type == trace::step_kind::work)
+      --b;
+    for (trace::step *s = first; s < a; ++s)
+      s->value = 0;
+    for (trace::step *s = b; s < last; ++s)
+      s->value = 0;
+  }
+}
+
 } // namespace weft::sim

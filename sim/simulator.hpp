@@ -23,6 +23,11 @@ struct result {
   double utilisation() const;
 };
 
+// Leaves out each root task's work before its first other step and after
+// its last: a program's serial set-up and result checking, around the part
+// made of tasks (the span the papers' traces cover).
+void trim_serial_ends(trace::task_graph &g);
+
 // Called with the number of tasks completed so far, every 65536 tasks.
 using progress_fn = std::function<void(uint64_t)>;
 

@@ -22,6 +22,7 @@ struct sim_options {
   std::string cores = "1,2,4,8,16,32,64";
   std::vector<std::string> params;
   std::string out;
+  std::string span = "tasks";
 };
 
 std::vector<std::string> split(const std::string &s) {
@@ -129,6 +130,8 @@ int run_sim(const sim_options &o) {
   params.check_all_used(all);
 
   trace::task_graph g = trace::build_graph(trace::read(o.trace));
+  if (o.span == "tasks")
+    sim::trim_serial_ends(g);
 
   std::string dir = o.out.empty() ? prefix_dir() + "/results" : o.out;
   std::error_code ec;
@@ -197,6 +200,11 @@ command add_sim_command(CLI::App &app) {
   sub->add_option("--param", so->params,
                   "a model parameter key=value (docs/simulator.md); repeat")
       ->allow_extra_args(false);
+  sub->add_option("--span", so->span,
+                  "tasks (default): leave out the roots' serial work before "
+                  "their first task or region and after their last wait; "
+                  "program: replay all of it")
+      ->check(CLI::IsMember({"tasks", "program"}));
   sub->add_option("--out", so->out,
                   "directory of the CSV and the plot (default: "
                   "<build>/results)");
