@@ -26,17 +26,25 @@ asan: deps
 	@cmake --build --preset asan
 	@ctest --preset asan -j2
 
-# The native API's task overheads, then the same gcc -fopenmp binaries under
-# libgomp, libomp and weft (weft run): tasks and EPCC construct overheads;
-# then the hardware engine models against the sw engine (docs/validation.md).
+# The papers' applications under libgomp, libomp and weft; two of them traced
+# and replayed on 1-64 modelled cores; the native API's task overheads, then
+# the same gcc -fopenmp binaries under libgomp, libomp and weft (weft run):
+# tasks and EPCC construct overheads; then the hardware engine models against
+# the sw engine (docs/validation.md).
 bench: build
+	@python3 bench/run_apps.py --build build
+	@python3 bench/run_sim.py --build build
 	@python3 bench/run_micro.py --build build
 	@python3 bench/run_gomp.py --build build
 	@python3 bench/run_engines.py --build build
 
-# The main job: weft against libgomp and LLVM libomp, through its native API
-# and as a drop-in libgomp for unmodified gcc -fopenmp binaries.
+# The main job: the papers' applications under weft, libgomp and LLVM libomp
+# (unmodified gcc -fopenmp binaries), two of them traced and simulated on
+# 1-64 modelled cores (plots in build/results), then the task overheads
+# through the native API and the GOMP ABI, and the engine models.
 demo: build
+	@python3 bench/run_apps.py --build build --quick
+	@python3 bench/run_sim.py --build build --quick
 	@python3 bench/run_micro.py --build build --quick
 	@python3 bench/run_gomp.py --build build --quick
 	@python3 bench/run_engines.py --build build --quick --threads 2

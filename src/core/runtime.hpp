@@ -170,10 +170,16 @@ template <class Done> void worker::wait_until(Done done) {
   flush_finished_children();
   while (!done()) {
     if (task *t = find_work()) {
-      run_chain(t);
+      // One task per look at done(), not run_chain: the wait may be over
+      // after any task (taskwait on waits for one), and the successors each
+      // task releases could keep this thread running far past it while the
+      // code after the wait creates nobody's next work.
+      execute(t);
       // A taskwait of the task we are in may be waiting for these counts;
-      // counts for other parents wait until we run out of work.
-      if (unflushed_parent_ == current_)
+      // counts for other parents wait until we run out of work, and all of
+      // them until the end of a chain of immediate successors (one atomic
+      // add for the chain).
+      if (!immediate_ && unflushed_parent_ == current_)
         flush_finished_children();
       idle = 0;
       continue;
@@ -194,6 +200,11 @@ template <class Done> void worker::wait_until(Done done) {
   // Counts for other parents: their waiters must not depend on when we
   // next go idle.
   flush_finished_children();
+  // A successor kept for this thread goes where the others can take it.
+  if (task *t = immediate_) {
+    immediate_ = nullptr;
+    push_ready(t);
+  }
 }
 
 } // namespace weft
