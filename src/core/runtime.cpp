@@ -361,8 +361,10 @@ runtime::spawn_impl(worker &w, task *t, const weft_dep *deps, int ndeps) {
     worker_counters::bump(w.counters().undeferred);
     if constexpr (Traced) {
       trace::thread_log &l = *w.trace_log();
-      trace::created(l, t, parent, deps, ndeps,
-                     trace::flag_undeferred | trace::flags_of(t), t0);
+      // Not flag_undeferred: the program did not ask for it, and a replay
+      // on more cores must be free to run it elsewhere (its body shows as
+      // a task nested in the creator's, as help during a wait does).
+      trace::created(l, t, parent, deps, ndeps, trace::flags_of(t), t0);
       trace::overhead(l, trace::overhead_kind::spawn, t->trace_id, t0,
                       trace::ticks_early());
     }

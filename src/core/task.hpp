@@ -34,6 +34,8 @@ enum task_flag : uint16_t {
   TASK_INLINE = 1u << 9,        // worker::run_inline's, on its stack
   TASK_BIN = 1u << 10,          // the descriptor is a work-sharing engine's
                                 // memory bin (HWSE), not a pool block
+  TASK_THROTTLED = 1u << 11,    // run in place by the runtime's throttling,
+                                // not because the program asked (tracing)
 };
 
 // task::children packs the finished-children count with two flags and the id

@@ -276,8 +276,11 @@ void worker::run_inline_traced(weft_task_fn fn, void *arg, uint16_t flags) {
   t.flags = static_cast<uint16_t>(flags | TASK_INLINE);
   trace::thread_log &l = *trace_;
   uint64_t at = trace::ticks();
-  trace::created(l, &t, parent, nullptr, 0,
-                 trace::flag_undeferred | trace::flags_of(&t), at);
+  // Only what the program asked for is undeferred in the trace: a replay
+  // may run a throttled task elsewhere.
+  uint8_t undeferred = flags & TASK_THROTTLED ? 0 : trace::flag_undeferred;
+  trace::created(l, &t, parent, nullptr, 0, undeferred | trace::flags_of(&t),
+                 at);
   l.put(trace::kind::task_begin, 0, 0, at, t.trace_id, 0);
   run_inline_task(t);
   l.put(trace::kind::task_end, 0, 0, trace::ticks(), t.trace_id, 0);

@@ -138,12 +138,10 @@ void wait_completed(worker &w, task *t) {
 // An undeferred or included task: here and now, on a copy of the data
 // when the task has a copy function (otherwise data is already the
 // compiler's private copy).
-__attribute__((noinline)) void run_here_copied(worker &w, void (*fn)(void *),
-                                               void *data,
-                                               void (*cpyfn)(void *, void *),
-                                               std::size_t size,
-                                               std::size_t align,
-                                               uint16_t flags) {
+__attribute__((noinline)) void
+run_here_copied(worker &w, void (*fn)(void *), void *data,
+                void (*cpyfn)(void *, void *), std::size_t size,
+                std::size_t align, uint16_t flags) {
   alignas(64) unsigned char local[256];
   void *heap = nullptr;
   void *arg = local;
@@ -156,8 +154,9 @@ __attribute__((noinline)) void run_here_copied(worker &w, void (*fn)(void *),
 
 void run_here(worker &w, void (*fn)(void *), void *data,
               void (*cpyfn)(void *, void *), std::size_t size,
-              std::size_t align, bool final) {
-  uint16_t flags = final ? TASK_FINAL : 0;
+              std::size_t align, bool final, bool throttled = false) {
+  uint16_t flags = static_cast<uint16_t>((final ? TASK_FINAL : 0) |
+                                         (throttled ? TASK_THROTTLED : 0));
   // Deep recursions of included tasks come through here: keep the frame
   // small unless there is a copy to make.
   if (cpyfn)
@@ -175,13 +174,14 @@ void taskgroup_open(context &c) {
   cur->cur_group->user = enclosing ? enclosing->user : nullptr;
 }
 
-// ---- task reductions ---------------------------------------------------------
-// GCC's descriptor: data[0] = variables, data[1] = bytes per thread,
-// data[2] = alignment (we store the per-thread array there), data[3] =
-// allocator, data[4] = next descriptor of the same construct (we store the
-// enclosing construct's there at the end of the chain), data[5] = ours
-// (1 marks the first descriptor of a registration), data[6] = ours (end of
-// the array); then per variable: address, offset in a thread's chunk, ours.
+// ---- task reductions
+// --------------------------------------------------------- GCC's descriptor:
+// data[0] = variables, data[1] = bytes per thread, data[2] = alignment (we
+// store the per-thread array there), data[3] = allocator, data[4] = next
+// descriptor of the same construct (we store the enclosing construct's there at
+// the end of the chain), data[5] = ours (1 marks the first descriptor of a
+// registration), data[6] = ours (end of the array); then per variable: address,
+// offset in a thread's chunk, ours.
 void reduction_setup(uintptr_t *data, uintptr_t *old, uintptr_t *orig,
                      unsigned nthreads) {
   for (uintptr_t *d = data;;) {
@@ -273,7 +273,7 @@ WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
   // libgomp does), with no descriptor to allocate.
   if (!(flags & (kTaskDetach | kTaskPriority)) &&
       rt().run_now_instead(w, deps.data(), deps.size())) {
-    run_here(w, fn, data, cpyfn, size, align, flags & kTaskFinal);
+    run_here(w, fn, data, cpyfn, size, align, flags & kTaskFinal, true);
     return;
   }
 
@@ -396,8 +396,7 @@ WEFT_GOMP_API void GOMP_task_reduction_remap(size_t cnt, size_t cntorig,
 
 WEFT_GOMP_API void GOMP_workshare_task_reduction_unregister(bool cancelled) {
   context c = ctx();
-  uintptr_t *data =
-      static_cast<uintptr_t *>(c.w->current()->cur_group->user);
+  uintptr_t *data = static_cast<uintptr_t *>(c.w->current()->cur_group->user);
   rt().taskgroup_end(*c.w);
   if (!cancelled)
     c.t->barrier(*c.w);
