@@ -93,7 +93,7 @@ inline constexpr uint64_t kThrottleCheckEvery = 16;
 // A submit answered "full" with no other work to run: spin, yield, then
 // serialize the task (submit_result::serialize).
 inline constexpr int kFullSpins = 64;
-inline constexpr int kFullYields = 256;
+inline constexpr int kFullYields = 8;
 uint64_t throttle_limit(worker &w) {
   return kThrottlePerThread * static_cast<uint64_t>(w.current_team()->size());
 }
