@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long fib(int n)
-{
+static long fib(int n) {
   long x, y;
   if (n < 2)
     return n;
@@ -27,10 +26,11 @@ static long fib(int n)
   return x + y;
 }
 
-static long fib_serial(int n) { return n < 2 ? n : fib_serial(n - 1) + fib_serial(n - 2); }
+static long fib_serial(int n) {
+  return n < 2 ? n : fib_serial(n - 1) + fib_serial(n - 2);
+}
 
-static void merge(const int *a, int n, int mid, int *out)
-{
+static void merge(const int *a, int n, int mid, int *out) {
   int i = 0, j = mid, k = 0;
   while (i < mid && j < n)
     out[k++] = a[i] <= a[j] ? a[i++] : a[j++];
@@ -40,8 +40,7 @@ static void merge(const int *a, int n, int mid, int *out)
     out[k++] = a[j++];
 }
 
-static void sort(int *a, int *tmp, int n)
-{
+static void sort(int *a, int *tmp, int n) {
   if (n <= 16) {
     for (int i = 1; i < n; i++)
       for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
@@ -62,8 +61,7 @@ static void sort(int *a, int *tmp, int n)
   memcpy(a, tmp, sizeof(int) * (size_t)n);
 }
 
-static int ok(const char *b, int row, int col)
-{
+static int ok(const char *b, int row, int col) {
   for (int r = 0; r < row; r++)
     if (b[r] == col || b[r] - col == r - row || b[r] - col == row - r)
       return 0;
@@ -72,8 +70,7 @@ static int ok(const char *b, int row, int col)
 
 enum cutoff { none, with_final, with_if };
 
-static long queens(const char *bp, int n, int row, enum cutoff cut)
-{
+static long queens(const char *bp, int n, int row, enum cutoff cut) {
   if (row == n)
     return 1;
   long counts[16] = {0};
@@ -101,8 +98,7 @@ static long queens(const char *bp, int n, int row, enum cutoff cut)
   return s;
 }
 
-static long queens_serial(char *b, int n, int row)
-{
+static long queens_serial(char *b, int n, int row) {
   if (row == n)
     return 1;
   long s = 0;
@@ -114,10 +110,11 @@ static long queens_serial(char *b, int n, int row)
   return s;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: %s fib|sort|nqueens|nqueens-final|nqueens-if|wide N\n", argv[0]);
+    fprintf(stderr,
+            "usage: %s fib|sort|nqueens|nqueens-final|nqueens-if|wide N\n",
+            argv[0]);
     return 2;
   }
   const char *what = argv[1];
@@ -129,7 +126,8 @@ int main(int argc, char **argv)
     got = fib(n);
     want = fib_serial(n);
   } else if (strcmp(what, "sort") == 0) {
-    int *a = malloc(sizeof(int) * (size_t)n), *tmp = malloc(sizeof(int) * (size_t)n);
+    int *a = malloc(sizeof(int) * (size_t)n),
+        *tmp = malloc(sizeof(int) * (size_t)n);
     unsigned x = 12345;
     for (int i = 0; i < n; i++) {
       x = x * 1103515245u + 12345u;
@@ -142,7 +140,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
       got += a[i];
       if (i > 0 && a[i - 1] > a[i]) {
-        fprintf(stderr, "sort: a[%d] = %d > a[%d] = %d\n", i - 1, a[i - 1], i, a[i]);
+        fprintf(stderr, "sort: a[%d] = %d > a[%d] = %d\n", i - 1, a[i - 1], i,
+                a[i]);
         return 1;
       }
     }
