@@ -150,7 +150,7 @@ template <class F> void run_region_closure(void **args) {
 /// spawn(arg..., f) with at least one region or object argument: a region
 /// task. The last argument is the callable; it is moved into the task.
 template <class... Args>
-  requires detail::has_region_arg_v<Args...>
+requires detail::has_region_arg_v<Args...>
 void spawn(Args &&...args) {
   auto all = std::forward_as_tuple(std::forward<Args>(args)...);
   constexpr std::size_t last = sizeof...(Args) - 1;
@@ -164,7 +164,8 @@ void spawn(Args &&...args) {
   types[0] = WEFT_ARG_SAFE;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (detail::collect_region(values, types, n, std::get<I>(all)), ...);
-  }(std::make_index_sequence<last>{});
+  }
+  (std::make_index_sequence<last>{});
   auto *f = new F(std::forward<std::tuple_element_t<last, std::tuple<Args...>>>(
       std::get<last>(all)));
   values[0] = f;

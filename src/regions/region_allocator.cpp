@@ -1,6 +1,6 @@
 #include "region_allocator.hpp"
 
-#include "../core/error.hpp"
+#include "../base/error.hpp"
 #include "region_space.hpp"
 
 #include <cstring>
@@ -13,7 +13,7 @@ namespace {
 constexpr std::size_t kReservedPages = 65536;
 
 constexpr std::size_t kClassSize[kNumClasses] = {
-    16,  32,  48,  64,  80,  96,   112,  128,  160,  192,  224,  256,
+    16,  32,  48,  64,  80,  96,  112, 128,  160,  192,  224,  256,
     320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536, 1792, 2048};
 
 int size_class(std::size_t size) {

@@ -31,13 +31,13 @@ struct slab {
   std::size_t obj_size = 0; // the size class, or the large object's size
   uint32_t nobjs = 0;       // object slots (1 for a large object)
   uint32_t nused = 0;
-  uint32_t span = 1;        // slabs in the run (large objects)
-  int size_class = -1;      // -1: a large object
-  uint32_t free_head = 0;   // first free slot; == nobjs when full
+  uint32_t span = 1;      // slabs in the run (large objects)
+  int size_class = -1;    // -1: a large object
+  uint32_t free_head = 0; // first free slot; == nobjs when full
   std::vector<uint32_t> next_free;
   std::vector<object_node *> nodes; // dependence node per slot (lazy)
   std::vector<uint8_t> live;
-  slab *prev = nullptr, *next = nullptr; // owner's list of partial slabs
+  slab *prev = nullptr, *next = nullptr;   // owner's list of partial slabs
   slab *rprev = nullptr, *rnext = nullptr; // owner's list of all slabs
 };
 

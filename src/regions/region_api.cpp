@@ -1,7 +1,7 @@
 // weft/regions.h: argument checking (errors name the call and the value),
 // the calling task, and the hand-over of ready region tasks to the core as
 // dependence-free tasks whose completion releases their arguments.
-#include "../core/error.hpp"
+#include "../base/error.hpp"
 #include "../core/runtime.hpp"
 #include "region_space.hpp"
 
@@ -148,8 +148,8 @@ void run_rtask(void *p) {
     std::rethrow_exception(exc);
 }
 
-constexpr int kKnownTypeBits = WEFT_ARG_INOUT | WEFT_ARG_NOTRANSFER |
-                               WEFT_ARG_SAFE | WEFT_ARG_REGION;
+constexpr int kKnownTypeBits =
+    WEFT_ARG_INOUT | WEFT_ARG_NOTRANSFER | WEFT_ARG_SAFE | WEFT_ARG_REGION;
 
 // Checks the arguments, builds the task and enqueues it. On error nothing is
 // enqueued and t is destroyed.
@@ -181,7 +181,8 @@ int submit(const char *call, rtask &cur, rtask *t, const int *types,
         return set_error(WEFT_EINVAL,
                          "%s: args[%d] is %p, inside an object that starts at "
                          "%p (an object argument is its start address)",
-                         call, i, t->args[i], sp.allocator().object_address(ref));
+                         call, i, t->args[i],
+                         sp.allocator().object_address(ref));
       n = &sp.object_node_of(ref);
     }
     entry *h = region_space::holder_of(cur, *n);
@@ -195,8 +196,7 @@ int submit(const char *call, rtask &cur, rtask *t, const int *types,
       return set_error(WEFT_EINVAL,
                        "%s: args[%d] (%s) asks for write access, but the "
                        "spawning task holds %s read-only",
-                       call, i, node_name(*n).text,
-                       node_name(*h->target).text);
+                       call, i, node_name(*n).text, node_name(*h->target).text);
     entry &e = t->entries[k++];
     e.task = t;
     e.target = n;
@@ -222,8 +222,7 @@ int submit(const char *call, rtask &cur, rtask *t, const int *types,
         return set_error(WEFT_EINVAL,
                          "%s: the argument %s lies inside the argument %s "
                          "(arguments may not overlap)",
-                         call, node_name(*e.target).text,
-                         node_name(*x).text);
+                         call, node_name(*e.target).text, node_name(*x).text);
       if (x == e.start)
         break;
     }
@@ -244,9 +243,8 @@ int check_arrays(const char *call, int nargs, void *const *args,
   for (int i = 0; i < nargs; ++i) {
     int ty = types[i];
     if (ty & ~kKnownTypeBits)
-      return set_error(WEFT_EINVAL,
-                       "%s: types[%d] is 0x%x (unknown bits 0x%x)", call, i,
-                       unsigned(ty), unsigned(ty & ~kKnownTypeBits));
+      return set_error(WEFT_EINVAL, "%s: types[%d] is 0x%x (unknown bits 0x%x)",
+                       call, i, unsigned(ty), unsigned(ty & ~kKnownTypeBits));
     if (ty & WEFT_ARG_SAFE)
       continue;
     if (!(ty & WEFT_ARG_INOUT))

@@ -1,7 +1,8 @@
 // The dependence analysis of region_space (see region_space.hpp).
 #include "region_space.hpp"
 
-#include "../core/error.hpp"
+#include "../base/check.hpp"
+#include "../base/error.hpp"
 
 namespace weft::regions {
 
@@ -87,26 +88,20 @@ void region_space::move_down(node &n, entry &e, std::vector<rtask *> &ready) {
 }
 
 void region_space::process(node &n, std::vector<rtask *> &ready) {
-  // One level per open block: the entries of a block are siblings (children
-  // of the block owner's task, or unrelated tasks at the top level). Within
-  // a level, granted entries are a prefix.
-  struct level {
-    entry *owner;
-    bool any_granted;
-    bool writer_granted;
-    bool stopped;
-  };
-  level stack[64];
-  int depth = 0;
-  stack[0] = {nullptr, false, false, false};
+  std::vector<scan_level> &stack = scan_stack_;
+  std::size_t base = stack.size(); // process() nests through move_down
+  stack.push_back({nullptr, false, false, false});
+  std::size_t depth = base;
   entry *e = n.head;
   while (e) {
     while (stack[depth].owner != e->outer) {
-      if (depth == 0)
-        fatal("weft regions: dependency queue nesting is inconsistent");
+      stack.pop_back();
+      WEFT_CHECK(depth > base,
+                 "a queue entry's enclosing entry is not before it in the "
+                 "queue");
       --depth;
     }
-    level &l = stack[depth];
+    scan_level &l = stack[depth];
     entry *next = e->last_desc->next;
     if (l.stopped) {
       e = next;
@@ -117,10 +112,8 @@ void region_space::process(node &n, std::vector<rtask *> &ready) {
       if (e->rw)
         l.writer_granted = true;
       if (e->last_desc != e) {
-        if (depth + 1 >= 64)
-          fatal("weft regions: more than 64 nested task levels hold one "
-                "object or region");
-        stack[++depth] = {e, false, false, false};
+        stack.push_back({e, false, false, false});
+        ++depth;
         e = e->next;
         continue;
       }
@@ -148,9 +141,10 @@ void region_space::process(node &n, std::vector<rtask *> &ready) {
       e = next;
       continue;
     }
-    move_down(n, *e, ready);
+    move_down(n, *e, ready); // may grow the stack: `l` is stale after it
     e = next;
   }
+  stack.resize(base);
 }
 
 // n's counters or queue changed: grant what may go now, or, if n is idle,
@@ -167,6 +161,8 @@ void region_space::settle(node *n, std::vector<rtask *> &ready) {
     maybe_drop_object(*n);
     if (rw == 0 && ro == 0)
       return;
+    WEFT_CHECK(p->c_rw >= rw && p->c_ro >= ro,
+               "a node reports more enqueues than its parent passed down");
     p->c_rw -= rw;
     p->c_ro -= ro;
     n = p;
@@ -202,9 +198,7 @@ void region_space::enqueue(rtask &t, std::vector<rtask *> &ready) {
 void region_space::release(rtask &t, std::vector<rtask *> &ready) {
   for (int i = 0; i < t.nentries; ++i) {
     entry &e = t.entries[i];
-    if (!e.granted)
-      fatal("weft regions: a task ended before all its arguments were "
-            "granted");
+    WEFT_CHECK(e.granted, "a task ended before all its arguments were granted");
     for (node *x = e.target; x != e.start; x = x->parent)
       --x->inbound;
     unlink(e);

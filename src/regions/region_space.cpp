@@ -1,6 +1,6 @@
 #include "region_space.hpp"
 
-#include "../core/error.hpp"
+#include "../base/error.hpp"
 
 namespace weft::regions {
 

@@ -38,10 +38,10 @@ struct node {
   entry *head = nullptr, *tail = nullptr;
   uint32_t c_rw = 0, c_ro = 0; // enqueues passed to children, unreported
   uint32_t p_rw = 0, p_ro = 0; // enqueues received from parent, unreported
-  uint32_t inbound = 0; // live entries targeting this node or below that
-                        // started above it
-  uint32_t depth = 0;   // root: 0
-  uint64_t mark = 0;    // spawn-time overlap check
+  uint32_t inbound = 0;        // live entries targeting this node or below that
+                               // started above it
+  uint32_t depth = 0;          // root: 0
+  uint64_t mark = 0;           // spawn-time overlap check
   bool is_region = false;
   bool idle() const { return !head && c_rw == 0 && c_ro == 0; }
 };
@@ -145,6 +145,16 @@ private:
   void grant(entry &e, std::vector<rtask *> &ready);
   void maybe_drop_object(node &n);
 
+  // One level of process()'s scan per open block: the entries of a block
+  // are siblings (children of the block owner's task, or unrelated tasks at
+  // the top level); within a level, granted entries are a prefix.
+  struct scan_level {
+    entry *owner;
+    bool any_granted;
+    bool writer_granted;
+    bool stopped;
+  };
+  std::vector<scan_level> scan_stack_;
   std::mutex lock_;
   region_allocator alloc_;
   region root_;

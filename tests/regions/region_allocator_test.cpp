@@ -22,8 +22,8 @@ TEST(RegionAllocator, LookupFromAnyAddress) {
   std::vector<weft_rid> regs;
   for (int i = 0; i < 50; ++i)
     regs.push_back(weft_ralloc(i ? regs[i / 2] : WEFT_ROOT_REGION, 0));
-  const std::size_t sizes[] = {1, 16, 17, 100, 2048, 2049, 5000, 70000,
-                               (1u << 20) + 5, (3u << 20) + 1};
+  const std::size_t sizes[] = {
+      1, 16, 17, 100, 2048, 2049, 5000, 70000, (1u << 20) + 5, (3u << 20) + 1};
   std::vector<std::pair<char *, std::size_t>> objs;
   std::vector<weft_rid> owner;
   for (int round = 0; round < 4; ++round)

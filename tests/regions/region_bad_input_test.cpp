@@ -25,7 +25,8 @@ std::string hex(const void *p) {
 
 void nop(void **) {}
 
-void expect_error(int rc, int code, const char *call, const std::string &value) {
+void expect_error(int rc, int code, const char *call,
+                  const std::string &value) {
   EXPECT_EQ(rc, code);
   std::string m = weft_last_error();
   EXPECT_NE(m.find(call), std::string::npos) << m;
@@ -197,8 +198,7 @@ TEST(RegionBadInput, FreeWithLiveTasks) {
   ASSERT_EQ(weft_rfree(r), WEFT_OK); // sub too
   void *b[] = {rid_arg(sub)};
   int bt[] = {WEFT_ARG_IN | WEFT_ARG_REGION};
-  expect_error(weft_rspawn(nop, 1, b, bt), WEFT_EINVAL, "weft_rspawn",
-               "freed");
+  expect_error(weft_rspawn(nop, 1, b, bt), WEFT_EINVAL, "weft_rspawn", "freed");
 }
 
 int g_plain_rc = 0;

@@ -152,8 +152,9 @@ void wait_for(const targ *args, int n) {
   void *v[kMaxArgs];
   int t[kMaxArgs];
   for (int k = 0; k < n; ++k) {
-    v[k] = args[k].is_region ? reinterpret_cast<void *>(uintptr_t(args[k].h->rid))
-                             : args[k].o;
+    v[k] = args[k].is_region
+               ? reinterpret_cast<void *>(uintptr_t(args[k].h->rid))
+               : args[k].o;
     t[k] = args[k].mode | (args[k].is_region ? WEFT_ARG_REGION : 0);
   }
   if (int rc = weft_wait(v, t, n); rc != WEFT_OK)
@@ -266,7 +267,8 @@ void body(uint64_t id, int depth, targ *args, int n) {
                    cn + 2 <= kMaxArgs && r.below(3) == 0) {
           // Two distinct objects of one region (disjoint arguments).
           header *h = args[k].h;
-          int i = r.below(h->nobj), j = (i + 1 + r.below(h->nobj - 1)) % h->nobj;
+          int i = r.below(h->nobj),
+              j = (i + 1 + r.below(h->nobj - 1)) % h->nobj;
           for (int x : {i, j}) {
             cargs[cn] = {false, nullptr, h->objs[x], sub_mode(r, args[k].mode)};
             ++cn;
@@ -318,7 +320,8 @@ void task_fn(void **a) {
     args[k].mode = int(reinterpret_cast<intptr_t>(a[5 + 3 * k]));
     args[k].h = static_cast<header *>(a[4 + 3 * k]);
     args[k].is_region = args[k].h != nullptr;
-    args[k].o = args[k].is_region ? nullptr : static_cast<object *>(a[3 + 3 * k]);
+    args[k].o =
+        args[k].is_region ? nullptr : static_cast<object *>(a[3 + 3 * k]);
   }
   body(id, depth, args, n);
 }
@@ -378,11 +381,11 @@ void rounds(int n, int max_depth, int max_children) {
   for (int i = 0; i < n; ++i) {
     uint64_t seed = mix(uint64_t(i) + 1000 * uint64_t(max_depth));
     outcome want = run(seed, true);
-    ASSERT_EQ(g_failures.load(), 0) << "serial run, seed " << seed << ": "
-                                    << g_first_failure;
+    ASSERT_EQ(g_failures.load(), 0)
+        << "serial run, seed " << seed << ": " << g_first_failure;
     outcome got = run(seed, false);
-    ASSERT_EQ(g_failures.load(), 0) << "seed " << seed << ": "
-                                    << g_first_failure;
+    ASSERT_EQ(g_failures.load(), 0)
+        << "seed " << seed << ": " << g_first_failure;
     ASSERT_EQ(got.tree, want.tree) << "seed " << seed;
     ASSERT_EQ(got.results.size(), want.results.size()) << "seed " << seed;
     for (auto &[id, sum] : want.results) {
