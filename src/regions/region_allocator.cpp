@@ -53,6 +53,15 @@ region_allocator::region_allocator() {
   uintptr_t a = (reinterpret_cast<uintptr_t>(p) + kPageSize - 1) &
                 ~(uintptr_t(kPageSize) - 1);
   base_ = reinterpret_cast<char *>(a);
+  // Large pages where the kernel offers them: fewer TLB misses when tasks
+  // touch objects spread over many regions.
+  madvise(base_, npages_ * kPageSize, MADV_HUGEPAGE);
+  std::size_t table = npages_ * kSlabsPerPage * sizeof(slab *);
+  void *t = mmap(nullptr, table, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (t == MAP_FAILED)
+    fatal("weft regions: cannot reserve the %zu MB slab table", table >> 20);
+  slab_of_ = static_cast<slab **>(t);
   pages_.assign(npages_, nullptr);
 }
 
@@ -139,7 +148,7 @@ void region_allocator::give_slabs(char *first, int n) {
   int s0 = int((first - page_base(pi)) / kSlabSize);
   for (int j = s0; j < s0 + n; ++j) {
     pg.used[j / 64] &= ~(uint64_t(1) << (j % 64));
-    pg.slabs[j] = nullptr;
+    slab_of_[pi * kSlabsPerPage + std::size_t(j)] = nullptr;
   }
   pg.nused -= n;
   slabs_in_use_ -= n;
@@ -185,15 +194,12 @@ slab *region_allocator::new_slab(region &r, int cls, std::size_t size) {
   s->obj_size = cls >= 0 ? kClassSize[cls] : size;
   s->nobjs = cls >= 0 ? uint32_t(kSlabSize / kClassSize[cls]) : 1;
   s->span = uint32_t(nslabs);
-  s->next_free.resize(s->nobjs);
+  s->slots = std::make_unique<slab::slot[]>(s->nobjs);
   for (uint32_t i = 0; i < s->nobjs; ++i)
-    s->next_free[i] = i + 1;
-  s->nodes.assign(s->nobjs, nullptr);
-  s->live.assign(s->nobjs, 0);
+    s->slots[i].next_free = i + 1;
   for (std::size_t k = 0; k < nslabs; ++k) {
     char *a = data + k * kSlabSize;
-    pages_[page_index(a)]->slabs[(a - page_base(page_index(a))) / kSlabSize] =
-        s;
+    slab_of_[slab_index(a)] = s;
   }
   s->rnext = r.slabs;
   if (r.slabs)
@@ -215,15 +221,15 @@ void region_allocator::drop_slab(slab *s) {
   } else {
     std::size_t first = page_index(s->data);
     for (std::size_t i = 0; i < s->span / kSlabsPerPage; ++i) {
-      page &pg = *pages_[first + i];
-      std::memset(pg.slabs, 0, sizeof pg.slabs);
+      std::memset(slab_of_ + (first + i) * kSlabsPerPage, 0,
+                  sizeof(slab *) * kSlabsPerPage);
       madvise(page_base(first + i), kPageSize, MADV_DONTNEED);
       free_pages_.push_back(first + i);
       --pages_in_use_;
     }
   }
-  for (object_node *n : s->nodes)
-    delete n;
+  for (uint32_t i = 0; i < s->nobjs; ++i)
+    delete s->slots[i].node;
   delete s;
 }
 
@@ -234,7 +240,7 @@ void *region_allocator::alloc(region &r, std::size_t size) {
       return nullptr;
     s->free_head = 1;
     s->nused = 1;
-    s->live[0] = 1;
+    s->slots[0].live = true;
     return s->data;
   }
   int cls = size_class(size);
@@ -246,8 +252,8 @@ void *region_allocator::alloc(region &r, std::size_t size) {
     list_push(r.partial[cls], s);
   }
   uint32_t i = s->free_head;
-  s->free_head = s->next_free[i];
-  s->live[i] = 1;
+  s->free_head = s->slots[i].next_free;
+  s->slots[i].live = true;
   if (++s->nused == s->nobjs)
     list_remove(r.partial[cls], s);
   return s->data + std::size_t(i) * s->obj_size;
@@ -255,16 +261,17 @@ void *region_allocator::alloc(region &r, std::size_t size) {
 
 void region_allocator::free(const object_ref &ref) {
   slab *s = ref.s;
-  s->live[ref.index] = 0;
-  delete s->nodes[ref.index];
-  s->nodes[ref.index] = nullptr;
+  slab::slot &sl = s->slots[ref.index];
+  sl.live = false;
+  delete sl.node;
+  sl.node = nullptr;
   if (s->size_class < 0) {
     drop_slab(s);
     return;
   }
   region &r = *s->owner;
   bool was_full = s->nused == s->nobjs;
-  s->next_free[ref.index] = s->free_head;
+  sl.next_free = s->free_head;
   s->free_head = ref.index;
   if (--s->nused == 0) {
     if (!was_full)
@@ -284,15 +291,15 @@ void region_allocator::release_all(region &r) {
 
 object_ref region_allocator::find(const void *addr) const {
   std::size_t pi = page_index(addr);
-  if (pi >= npages_ || !pages_[pi])
+  if (pi >= npages_)
     return {};
   const char *a = static_cast<const char *>(addr);
-  slab *s = pages_[pi]->slabs[(a - page_base(pi)) / kSlabSize];
+  slab *s = slab_of_[slab_index(a)];
   if (!s)
     return {};
   std::size_t off = std::size_t(a - s->data);
   auto i = uint32_t(off / s->obj_size);
-  if (i >= s->nobjs || !s->live[i])
+  if (i >= s->nobjs || !s->slots[i].live)
     return {};
   return {s, i, off % s->obj_size == 0};
 }

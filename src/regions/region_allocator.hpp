@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace weft::regions {
@@ -34,9 +35,14 @@ struct slab {
   uint32_t span = 1;      // slabs in the run (large objects)
   int size_class = -1;    // -1: a large object
   uint32_t free_head = 0; // first free slot; == nobjs when full
-  std::vector<uint32_t> next_free;
-  std::vector<object_node *> nodes; // dependence node per slot (lazy)
-  std::vector<uint8_t> live;
+  // Per object slot, in one array (one cache line serves a lookup): its
+  // dependence node (created when a task first names it), the free list.
+  struct slot {
+    object_node *node = nullptr;
+    uint32_t next_free = 0;
+    bool live = false;
+  };
+  std::unique_ptr<slot[]> slots;
   slab *prev = nullptr, *next = nullptr;   // owner's list of partial slabs
   slab *rprev = nullptr, *rnext = nullptr; // owner's list of all slabs
 };
@@ -78,8 +84,6 @@ public:
 
 private:
   struct page {
-    slab *slabs[kSlabsPerPage] = {}; // metadata of slabs in use (run heads
-                                     // repeated over their run)
     uint64_t used[kSlabsPerPage / 64] = {};
     int nused = 0;
     bool listed = false; // in pages_with_room_
@@ -94,6 +98,13 @@ private:
   slab *new_slab(region &r, int size_class, std::size_t size);
   void drop_slab(slab *s);
 
+  // The slab metadata of every 4 KB of the reserved range (run heads
+  // repeated over their run), nullptr where no slab is in use: one lookup
+  // from an address. Reserved with the range, touched where used.
+  slab **slab_of_ = nullptr;
+  std::size_t slab_index(const void *p) const {
+    return std::size_t(static_cast<const char *>(p) - base_) / kSlabSize;
+  }
   char *base_ = nullptr;
   std::size_t npages_ = 0; // reserved
   std::size_t bump_ = 0;   // pages handed out at least once

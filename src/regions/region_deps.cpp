@@ -104,7 +104,9 @@ void region_space::process(node &n, std::vector<rtask *> &ready) {
     scan_level &l = stack[depth];
     entry *next = e->last_desc->next;
     if (l.stopped) {
-      e = next;
+      // Everything after this point at this level waits: resume after the
+      // block that holds the level (nothing is left at the top level).
+      e = l.owner ? l.owner->last_desc->next : nullptr;
       continue;
     }
     if (e->granted) {
@@ -124,14 +126,14 @@ void region_space::process(node &n, std::vector<rtask *> &ready) {
     // and it must read too, or be the first.
     if (l.writer_granted || (e->rw && l.any_granted)) {
       l.stopped = true;
-      e = next;
+      e = l.owner ? l.owner->last_desc->next : nullptr;
       continue;
     }
     if (e->target == &n) {
       bool free = e->rw ? n.c_rw == 0 && n.c_ro == 0 : n.c_rw == 0;
       if (!free) {
         l.stopped = true;
-        e = next;
+        e = l.owner ? l.owner->last_desc->next : nullptr;
         continue;
       }
       grant(*e, ready);
@@ -173,7 +175,7 @@ void region_space::maybe_drop_object(node &n) {
   if (n.is_region || !n.idle() || n.inbound != 0 || n.p_rw || n.p_ro)
     return;
   auto &o = static_cast<object_node &>(n);
-  o.s->nodes[o.index] = nullptr;
+  o.s->slots[o.index].node = nullptr;
   delete &o;
 }
 

@@ -77,7 +77,7 @@ void region_space::delete_region(region &r) {
 void region_space::free_object(const object_ref &ref) { alloc_.free(ref); }
 
 object_node &region_space::object_node_of(const object_ref &ref) {
-  object_node *&n = ref.s->nodes[ref.index];
+  object_node *&n = ref.s->slots[ref.index].node;
   if (!n) {
     n = new object_node;
     n->parent = ref.s->owner;

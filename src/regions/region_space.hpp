@@ -116,7 +116,7 @@ public:
   region_allocator &allocator() { return alloc_; }
   // The object's node, if one exists (tasks use it), else nullptr.
   static object_node *existing_node(const object_ref &ref) {
-    return ref.s->nodes[ref.index];
+    return ref.s->slots[ref.index].node;
   }
 
   // ---- the calling task --------------------------------------------------

@@ -21,8 +21,7 @@ void nest(weft::region r, int level, int max, long *counter) {
   ++*counter; // this task holds r for writing: no race
   g_depth_reached.store(level);
   if (level < max)
-    weft::spawn(weft::inout(r),
-                [=] { nest(r, level + 1, max, counter); });
+    weft::spawn(weft::inout(r), [=] { nest(r, level + 1, max, counter); });
 }
 
 // 300 levels of tasks, each spawning its child on the region it holds
