@@ -142,6 +142,10 @@ void run_rtask(void *p) {
   } catch (...) {
     exc = std::current_exception();
   }
+  // Plain tasks it spawned (weft_spawn, address dependences) are part of
+  // it: they end before its arguments go to the next task.
+  if (weft_taskwait() == WEFT_ETASK && !exc)
+    exc = take_pending_exception();
   tl_rtask = prev;
   finish(t);
   if (exc) // to the core's exception path (see docs/regions.md)

@@ -112,4 +112,31 @@ TEST(RegionSemantics, CxxObjectAndRegionArguments) {
   b.free();
 }
 
+// Plain tasks (address dependences) spawned inside a region task are part
+// of it: the next region task on the same object sees all their writes.
+TEST(RegionSemantics, PlainTasksInsideARegionTask) {
+  weft::region r = weft::region::root().sub();
+  constexpr int n = 32;
+  auto *v = static_cast<long *>(r.alloc(n * sizeof(long)));
+  for (int i = 0; i < n; ++i)
+    v[i] = 0;
+  for (int round = 0; round < 20; ++round)
+    weft::spawn(weft::inout(weft::object(v)), [v] {
+      for (int i = 0; i < n; ++i)
+        weft::spawn(weft::inout(v[i]), [v, i] {
+          wt::busy_work(500);
+          v[i] += 1;
+        });
+    });
+  long sum = -1;
+  weft::spawn(weft::in(weft::object(v)), [v, &sum] {
+    sum = 0;
+    for (int i = 0; i < n; ++i)
+      sum += v[i];
+  });
+  weft::wait(weft::inout(r));
+  EXPECT_EQ(sum, 20 * n);
+  r.free();
+}
+
 } // namespace
