@@ -105,8 +105,9 @@ void destroy_rtask(rtask *t) {
 void run_rtask(void *p);
 
 // Hand ready tasks to the core (no lock held: the core may run one here).
-void launch(std::vector<rtask *> &ready) {
-  for (rtask *t : ready) {
+void launch(ready_list &ready) {
+  for (std::size_t i = 0; i < ready.size(); ++i) {
+    rtask *t = ready[i];
     if (t->waiter) {
       int wid = t->waiter_worker;
       t->ready.store(true, std::memory_order_seq_cst);
@@ -121,7 +122,7 @@ void launch(std::vector<rtask *> &ready) {
 }
 
 void finish(rtask *t) {
-  std::vector<rtask *> ready;
+  ready_list ready;
   {
     region_space &sp = region_space::get();
     lock_guard lk(sp.lock());
@@ -158,7 +159,7 @@ constexpr int kKnownTypeBits =
 // Checks the arguments, builds the task and enqueues it. On error nothing is
 // enqueued and t is destroyed.
 int submit(const char *call, rtask &cur, rtask *t, const int *types,
-           std::vector<rtask *> &ready) {
+           ready_list &ready) {
   region_space &sp = region_space::get();
   lock_guard lk(sp.lock());
   int k = 0;
@@ -169,11 +170,13 @@ int submit(const char *call, rtask &cur, rtask *t, const int *types,
     node *n;
     if (ty & WEFT_ARG_REGION) {
       auto id = static_cast<weft_rid>(reinterpret_cast<uintptr_t>(t->args[i]));
-      char what[32];
-      std::snprintf(what, sizeof what, "args[%d]", i);
-      n = sp.find_region(id, call, what);
-      if (!n)
+      n = sp.lookup_region(id);
+      if (!n) {
+        char what[32];
+        std::snprintf(what, sizeof what, "args[%d]", i);
+        sp.find_region(id, call, what); // the message
         return WEFT_EINVAL;
+      }
     } else {
       object_ref ref = sp.find_object(t->args[i]);
       if (!ref.s)
@@ -474,7 +477,7 @@ int weft_rspawn(weft_args_fn fn, int nargs, void *const *args,
   t->fn = fn;
   if (nargs)
     std::memcpy(t->args, args, sizeof(void *) * std::size_t(nargs));
-  std::vector<rtask *> ready;
+  ready_list ready;
   if (int rc = submit("weft_rspawn", *cur, t, types, ready); rc != WEFT_OK) {
     destroy_rtask(t);
     return rc;
@@ -497,7 +500,7 @@ int weft_wait(void *const *args, const int *types, int nargs) {
   t->waiter_worker = w->id();
   if (nargs)
     std::memcpy(t->args, args, sizeof(void *) * std::size_t(nargs));
-  std::vector<rtask *> ready;
+  ready_list ready;
   if (int rc = submit("weft_wait", *cur, t, types, ready); rc != WEFT_OK) {
     destroy_rtask(t);
     return rc;

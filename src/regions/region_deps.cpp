@@ -63,13 +63,13 @@ void region_space::unlink(entry &e) {
   e.prev = e.next = nullptr;
 }
 
-void region_space::grant(entry &e, std::vector<rtask *> &ready) {
+void region_space::grant(entry &e, ready_list &ready) {
   e.granted = true;
   if (--e.task->ungranted == 0)
     ready.push_back(e.task);
 }
 
-void region_space::move_down(node &n, entry &e, std::vector<rtask *> &ready) {
+void region_space::move_down(node &n, entry &e, ready_list &ready) {
   // The child of n on the path to the target (found by walking up from it:
   // no node stores the paths below it, as in Myrmics).
   node *c = e.target;
@@ -87,7 +87,7 @@ void region_space::move_down(node &n, entry &e, std::vector<rtask *> &ready) {
   process(*c, ready);
 }
 
-void region_space::process(node &n, std::vector<rtask *> &ready) {
+void region_space::process(node &n, ready_list &ready) {
   std::vector<scan_level> &stack = scan_stack_;
   std::size_t base = stack.size(); // process() nests through move_down
   stack.push_back({nullptr, false, false, false});
@@ -151,7 +151,7 @@ void region_space::process(node &n, std::vector<rtask *> &ready) {
 
 // n's counters or queue changed: grant what may go now, or, if n is idle,
 // report its parent counters upwards (and so on while parents go idle).
-void region_space::settle(node *n, std::vector<rtask *> &ready) {
+void region_space::settle(node *n, ready_list &ready) {
   while (n) {
     if (!n->idle()) {
       process(*n, ready);
@@ -179,7 +179,7 @@ void region_space::maybe_drop_object(node &n) {
   delete &o;
 }
 
-void region_space::enqueue(rtask &t, std::vector<rtask *> &ready) {
+void region_space::enqueue(rtask &t, ready_list &ready) {
   t.ungranted = t.nentries + 1; // held until every entry is in place
   for (int i = 0; i < t.nentries; ++i) {
     entry &e = t.entries[i];
@@ -197,7 +197,7 @@ void region_space::enqueue(rtask &t, std::vector<rtask *> &ready) {
     ready.push_back(&t);
 }
 
-void region_space::release(rtask &t, std::vector<rtask *> &ready) {
+void region_space::release(rtask &t, ready_list &ready) {
   for (int i = 0; i < t.nentries; ++i) {
     entry &e = t.entries[i];
     WEFT_CHECK(e.granted, "a task ended before all its arguments were granted");

@@ -89,11 +89,31 @@ struct rtask {
   std::atomic<bool> ready{false};
 };
 
-// An argument after checking: its node and access.
-struct checked_arg {
-  node *target;
-  bool rw;
-  entry *holder; // the spawning task's entry that contains it
+// The tasks one operation made ready: a few inline, more on the heap (most
+// operations release zero or one).
+class ready_list {
+public:
+  void push_back(rtask *t) {
+    if (n_ < kInline)
+      inline_[n_] = t;
+    else
+      more_.push_back(t);
+    ++n_;
+  }
+  std::size_t size() const { return n_; }
+  rtask *operator[](std::size_t i) const {
+    return i < kInline ? inline_[i] : more_[i - kInline];
+  }
+  void clear() {
+    n_ = 0;
+    more_.clear();
+  }
+
+private:
+  static constexpr std::size_t kInline = 8;
+  rtask *inline_[kInline];
+  std::size_t n_ = 0;
+  std::vector<rtask *> more_;
 };
 
 class region_space {
@@ -104,6 +124,10 @@ public:
   std::mutex &lock() { return lock_; }
 
   // ---- tree and objects (lock held) ---------------------------------------
+  // The live region with this ID, or nullptr.
+  region *lookup_region(weft_rid id) const {
+    return id < table_.size() ? table_[id] : nullptr;
+  }
   // The live region with this ID, or nullptr with a message naming call and
   // value (never allocated / freed).
   region *find_region(weft_rid id, const char *call, const char *what);
@@ -129,9 +153,9 @@ public:
   uint64_t next_mark() { return ++mark_; }
   // Enqueue t's entries (targets and holders filled in by the caller);
   // tasks that became ready are appended to `ready`.
-  void enqueue(rtask &t, std::vector<rtask *> &ready);
+  void enqueue(rtask &t, ready_list &ready);
   // t finished (or a waiter resumed): remove its entries.
-  void release(rtask &t, std::vector<rtask *> &ready);
+  void release(rtask &t, ready_list &ready);
 
   uint64_t live_regions() const { return live_regions_; }
 
@@ -139,10 +163,10 @@ private:
   void insert_nested(entry &e, entry &holder);
   void append(node &n, entry &e);
   void unlink(entry &e);
-  void process(node &n, std::vector<rtask *> &ready);
-  void move_down(node &n, entry &e, std::vector<rtask *> &ready);
-  void settle(node *n, std::vector<rtask *> &ready);
-  void grant(entry &e, std::vector<rtask *> &ready);
+  void process(node &n, ready_list &ready);
+  void move_down(node &n, entry &e, ready_list &ready);
+  void settle(node *n, ready_list &ready);
+  void grant(entry &e, ready_list &ready);
   void maybe_drop_object(node &n);
 
   // One level of process()'s scan per open block: the entries of a block
