@@ -2,6 +2,7 @@
 
 #include "type_registry.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -29,6 +30,7 @@ void *reserve(std::size_t bytes, const char *what, int place) {
 arena::arena(int place, std::size_t capacity)
     : place_(place), cap_(capacity & ~(kExtentAlign - 1)) {
   base_ = static_cast<char *>(reserve(cap_, "arena", place));
+  madvise(base_, cap_, MADV_HUGEPAGE); // large graphs: fewer TLB misses
   starts_bytes_ = (cap_ / 8 + 63) / 64 * 8;
   try {
     starts_ = static_cast<std::atomic<std::uint64_t> *>(
@@ -128,17 +130,16 @@ std::size_t arena::free_bytes() const {
 
 void arena::clear_starts(const void *p, std::size_t bytes) {
   std::size_t g = granule(p), e = g + bytes / 8;
-  while (g < e && g % 64) {
-    starts_[g / 64].fetch_and(~(1ull << (g % 64)), std::memory_order_relaxed);
-    ++g;
-  }
-  while (g + 64 <= e) {
-    starts_[g / 64].store(0, std::memory_order_relaxed);
-    g += 64;
-  }
   while (g < e) {
-    starts_[g / 64].fetch_and(~(1ull << (g % 64)), std::memory_order_relaxed);
-    ++g;
+    std::size_t w = g / 64, lo = g % 64;
+    std::size_t hi = std::min<std::size_t>(64, lo + (e - g));
+    std::uint64_t bits =
+        (hi == 64 ? ~0ull : (1ull << hi) - 1) & ~((1ull << lo) - 1);
+    if (bits == ~0ull)
+      starts_[w].store(0, std::memory_order_relaxed);
+    else
+      starts_[w].fetch_and(~bits, std::memory_order_relaxed);
+    g += hi - lo;
   }
 }
 

@@ -6,9 +6,12 @@
 #include "place_set.hpp"
 #include "type_registry.hpp"
 
+#include <atomic>
+#include <bit>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -44,11 +47,11 @@ std::string where(const char *call, const referrer &r) {
 // Validates an object pointer: inside an arena, at the start of a block
 // that is an object of a registered type, the whole object inside the arena.
 const type_record &check_object(const char *call, const void *p,
-                                const referrer &r) {
+                                const referrer &r, arena *&last) {
   if (reinterpret_cast<std::uintptr_t>(p) % 8)
     throw std::invalid_argument(where(call, r) + hex(p) +
                                 " is not word aligned");
-  arena *a = arena_holding(p);
+  arena *a = last && last->contains(p) ? last : (last = arena_holding(p));
   if (!a)
     throw std::invalid_argument(where(call, r) + hex(p) +
                                 " is outside every place's arena");
@@ -113,17 +116,80 @@ void check_store(const char *call, const void *obj, const type_record &t,
 
 } // namespace
 
-// The measure pass: iterative (an explicit stack of outstanding objects),
-// visited marks in a side set; validates every object, pointer and array.
+namespace {
+
+// Visited marks of the measure pass: each running pass owns one bit of the
+// source headers' `index` transition word (unused in a source: the copy keeps
+// its state in the destination's). The pass clears its bits before it
+// returns, so concurrent copies of a shared graph never see each other's.
+std::atomic<std::uint64_t> g_mark_bits{0};
+
+int take_mark_bit() {
+  std::uint64_t used = g_mark_bits.load(std::memory_order_relaxed);
+  while (~used) {
+    int b = std::countr_one(used);
+    if (g_mark_bits.compare_exchange_weak(used, used | (1ull << b),
+                                          std::memory_order_acquire))
+      return b;
+  }
+  return -1;
+}
+
+class marks {
+public:
+  marks() : bit_(take_mark_bit()), marked_(marked_list()) {
+    if (bit_ < 0)
+      fallback_.emplace();
+    else
+      marked_.clear();
+  }
+  ~marks() {
+    if (bit_ < 0)
+      return;
+    for (const void *o : marked_)
+      word(o).fetch_and(~(1ull << bit_), std::memory_order_relaxed);
+    g_mark_bits.fetch_and(~(1ull << bit_), std::memory_order_release);
+  }
+  // Whether o (a validated object) was not yet visited; marks it.
+  bool visit(const void *o) {
+    if (bit_ < 0)
+      return fallback_->insert(reinterpret_cast<std::uintptr_t>(o));
+    std::uint64_t m = 1ull << bit_;
+    if (word(o).fetch_or(m, std::memory_order_relaxed) & m)
+      return false;
+    marked_.push_back(o);
+    return true;
+  }
+
+private:
+  static std::atomic_ref<std::uint64_t> word(const void *o) {
+    return std::atomic_ref<std::uint64_t>(header_of(o)->index);
+  }
+  static std::vector<const void *> &marked_list() {
+    thread_local std::vector<const void *> list;
+    return list;
+  }
+  int bit_;
+  std::vector<const void *> &marked_;
+  std::optional<visited_set> fallback_;
+};
+
+} // namespace
+
+// The measure pass (NEMESYS 4.4.2): iterative, an explicit stack of
+// outstanding objects and visited marks; validates every object, pointer and
+// array on the way.
 graph_size measure_graph(const char *call, const void *root) {
   graph_size g;
   if (!root)
     return g;
-  thread_local std::vector<const void *> stack;
+  thread_local std::vector<const void *> tl_stack;
+  std::vector<const void *> &stack = tl_stack;
   stack.clear();
-  visited_set seen;
-  check_object(call, root, referrer{});
-  seen.insert(reinterpret_cast<std::uintptr_t>(root));
+  marks seen;
+  arena *last = nullptr;
+  check_object(call, root, referrer{}, last);
+  seen.visit(root);
   stack.push_back(root);
   while (!stack.empty()) {
     const void *o = stack.back();
@@ -137,10 +203,9 @@ graph_size measure_graph(const char *call, const void *root) {
         const void *p = reinterpret_cast<const void *>(w[s.word]);
         if (!p)
           continue;
-        if (seen.insert(reinterpret_cast<std::uintptr_t>(p))) {
-          check_object(call, p, referrer{o, &t, s.word, -1});
+        check_object(call, p, referrer{o, &t, s.word, -1}, last);
+        if (seen.visit(p))
           stack.push_back(p);
-        }
       } else if (s.kind == detail::kWordArray) {
         check_store(call, o, t, s, w + s.word);
         if (!w[s.word])
@@ -152,10 +217,10 @@ graph_size measure_graph(const char *call, const void *root) {
         for (std::uint64_t i = 0; i < w[s.word + 1]; ++i) {
           if (!e[i])
             continue;
-          if (seen.insert(reinterpret_cast<std::uintptr_t>(e[i]))) {
-            check_object(call, e[i], referrer{o, &t, s.word, std::int64_t(i)});
+          check_object(call, e[i], referrer{o, &t, s.word, std::int64_t(i)},
+                       last);
+          if (seen.visit(e[i]))
             stack.push_back(e[i]);
-          }
         }
       }
     }

@@ -17,6 +17,11 @@ std::unique_ptr<const type_record *[]> g_types {
   new const type_record *[kMaxTypes]()
 };
 std::atomic<std::size_t> g_count{0};
+} // namespace
+
+const type_record *const *const g_type_table = g_types.get();
+
+namespace {
 
 const char *kind_name(unsigned k) {
   static const char *names[] = {"00 (data)", "01 (pointer)", "10 (transient)",
@@ -39,8 +44,6 @@ const type_record *find_type(std::uint64_t id) {
     return nullptr;
   return g_types[id];
 }
-
-const type_record &type_at(std::uint32_t id) { return *g_types[id]; }
 
 } // namespace weft::places
 

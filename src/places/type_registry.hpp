@@ -48,8 +48,12 @@ struct type_record {
 
 // The record of id, or nullptr (ids are never reused).
 const type_record *find_type(std::uint64_t id);
+// The records by id (a fixed-capacity table; entries never change once set).
+extern const type_record *const *const g_type_table;
 // The record of an id known to be registered (checked by the measure pass).
-const type_record &type_at(std::uint32_t id);
+inline const type_record &type_at(std::uint32_t id) {
+  return *g_type_table[id];
+}
 
 inline std::uint8_t mask_kind(const type_record &t, std::size_t word) {
   return (t.mask[word / 4] >> (2 * (word % 4))) & 3;
