@@ -1,9 +1,9 @@
 #include "place_set.hpp"
 
+#include "base/env.hpp"
 #include "core/runtime.hpp"
 #include "type_registry.hpp"
 
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -19,20 +19,6 @@ std::atomic<place_set *> g_places{nullptr};
 constexpr int kMaxPlaces = 1024;
 constexpr std::size_t kDefaultPlaceBytes = std::size_t(8) << 30;
 constexpr std::size_t kMinPlaceBytes = 1 << 16;
-
-long env_long(const char *name, long dflt, long lo, long hi) {
-  const char *s = std::getenv(name);
-  if (!s || !*s)
-    return dflt;
-  char *end = nullptr;
-  errno = 0;
-  long v = std::strtol(s, &end, 10);
-  if (errno || *end || v < lo || v > hi)
-    throw std::invalid_argument(std::string(name) + "=" + s +
-                                ": not a number in [" + std::to_string(lo) +
-                                ", " + std::to_string(hi) + "]");
-  return v;
-}
 
 place_set *make_places(int n, std::size_t bytes) {
   auto s = std::make_unique<place_set>();
@@ -50,10 +36,14 @@ place_set &current_places() {
   std::lock_guard<std::mutex> lk(g_lock);
   if (place_set *s = g_places.load(std::memory_order_relaxed))
     return *s;
-  int n = int(env_long("WEFT_PLACES", 1, 1, kMaxPlaces));
-  auto bytes =
-      std::size_t(env_long("WEFT_PLACE_BYTES", long(kDefaultPlaceBytes),
-                           long(kMinPlaceBytes), 1l << 46));
+  int n = 1;
+  std::size_t bytes = kDefaultPlaceBytes;
+  env::reader r;
+  r.integer("WEFT_PLACES", 1, kMaxPlaces, n, "a place count");
+  r.integer("WEFT_PLACE_BYTES", kMinPlaceBytes, std::uint64_t(1) << 46, bytes,
+            "a byte count");
+  if (!r.ok())
+    throw std::invalid_argument("weft places: " + r.error());
   place_set *s = make_places(n, bytes);
   g_places.store(s, std::memory_order_release);
   return *s;
