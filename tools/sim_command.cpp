@@ -1,10 +1,10 @@
 // `weft sim`: replays a trace on N modelled cores under one or more models
 // and writes a CSV and a speedup-versus-cores plot (docs/simulator.md).
 #include "commands.hpp"
+#include "progress_bar.hpp"
 
 #include "simulator.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -55,49 +55,6 @@ std::vector<uint32_t> parse_cores(const std::string &s) {
   return v;
 }
 
-// A bar on stderr, when it is a terminal and the runs have taken 1 s.
-class progress_bar {
-public:
-  explicit progress_bar(uint64_t total)
-      : total_(total), tty_(isatty(2) != 0),
-        start_(std::chrono::steady_clock::now()) {}
-  ~progress_bar() { finish(); }
-  // Clears the bar.
-  void finish() {
-    if (shown_)
-      std::fprintf(stderr, "\r%70s\r", "");
-    shown_ = false;
-    tty_ = false;
-  }
-  void update(uint64_t done, const std::string &what) {
-    if (!tty_ || total_ == 0)
-      return;
-    auto now = std::chrono::steady_clock::now();
-    if (!shown_ && now - start_ < std::chrono::seconds(1))
-      return;
-    int percent = static_cast<int>(100 * done / total_);
-    if (shown_ && percent == percent_ && what == what_)
-      return;
-    shown_ = true;
-    percent_ = percent;
-    what_ = what;
-    int width = 30;
-    int filled = static_cast<int>(width * done / total_);
-    std::string bar(static_cast<std::size_t>(filled), '#');
-    bar.resize(static_cast<std::size_t>(width), '.');
-    std::fprintf(stderr, "\rweft sim: [%s] %3d%% %-22s", bar.c_str(), percent,
-                 what.c_str());
-    std::fflush(stderr);
-  }
-
-private:
-  uint64_t total_;
-  bool tty_, shown_ = false;
-  int percent_ = -1;
-  std::string what_;
-  std::chrono::steady_clock::time_point start_;
-};
-
 std::string base_name(const std::string &path) {
   std::string b = std::filesystem::path(path).filename().string();
   std::size_t dot = b.rfind('.');
@@ -142,7 +99,7 @@ int run_sim(const sim_options &o) {
   std::string csv = stem + ".csv", png = stem + ".png";
 
   uint64_t per_run = g.tasks.size();
-  progress_bar bar(per_run * (1 + names.size() * cores.size()));
+  progress_bar bar("weft sim", per_run * (1 + names.size() * cores.size()));
   uint64_t before = 0;
   auto run = [&](const sim::model &m, const std::string &name, uint32_t n) {
     std::string what = name + " on " + std::to_string(n) + " cores";
