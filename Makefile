@@ -1,5 +1,5 @@
 # weft — the commands a newcomer needs: `make demo` and `make test`.
-.PHONY: all build deps test test-release test-tsan bench demo asan clean format
+.PHONY: all build deps test test-release test-tsan bench demo asan clean format format-check
 
 all: build
 
@@ -10,8 +10,12 @@ build: deps
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release
 
-# Every test in the release build, then the ThreadSanitizer set (label "tsan").
-test: test-release test-tsan
+# Every file formatted as .clang-format says, every test in the release
+# build, then the ThreadSanitizer set (label "tsan").
+test: format-check test-release test-tsan
+
+format-check: deps
+	@clang-format --dry-run -Werror $$(git ls-files '*.cpp' '*.hpp' '*.h' '*.c')
 
 test-release: build
 	@ctest --preset release -j2

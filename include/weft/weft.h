@@ -31,10 +31,11 @@ extern "C" {
 /* Error codes (negative return values). */
 enum {
   WEFT_OK = 0,
-  WEFT_EINVAL = -1,   /* bad argument: the message names call and value */
-  WEFT_ESTATE = -2,   /* call not allowed now (e.g. taskgroup_end without begin) */
-  WEFT_ETHREAD = -3,  /* called from a thread weft does not know */
-  WEFT_ETASK = -4     /* a waited-for task threw a C++ exception */
+  WEFT_EINVAL = -1, /* bad argument: the message names call and value */
+  WEFT_ESTATE =
+      -2, /* call not allowed now (e.g. taskgroup_end without begin) */
+  WEFT_ETHREAD = -3, /* called from a thread weft does not know */
+  WEFT_ETASK = -4    /* a waited-for task threw a C++ exception */
 };
 
 /* Dependence modes, with OpenMP's meaning. */
@@ -42,9 +43,9 @@ typedef enum weft_dep_mode {
   WEFT_IN = 1,
   WEFT_OUT = 2,
   WEFT_INOUT = 3,
-  WEFT_INOUTSET = 4,      /* concurrent with each other, ordered against in/out */
+  WEFT_INOUTSET = 4, /* concurrent with each other, ordered against in/out */
   WEFT_MUTEXINOUTSET = 5, /* mutually exclusive with each other, any order */
-  WEFT_VALUE = 0          /* weft_spawn_args only: an argument, not a dependence */
+  WEFT_VALUE = 0 /* weft_spawn_args only: an argument, not a dependence */
 } weft_dep_mode;
 
 typedef struct weft_dep {
@@ -130,9 +131,9 @@ typedef struct weft_stats {
   uint64_t edges;            /* predecessor -> successor links made */
   uint64_t steals;
   uint64_t immediate_successors; /* tasks run next by the retiring worker */
-  uint64_t sleeps;           /* times a worker went to sleep */
-  uint64_t engine_full;      /* submits answered "full" (back-pressure) */
-  uint64_t peak_map_entries; /* largest per-parent dependence map seen */
+  uint64_t sleeps;               /* times a worker went to sleep */
+  uint64_t engine_full;          /* submits answered "full" (back-pressure) */
+  uint64_t peak_map_entries;     /* largest per-parent dependence map seen */
   uint64_t modelled_cycles;  /* hardware cycles the engine models (0 for sw) */
   uint64_t tasks_serialized; /* run by their creator after their earlier
                                 siblings: the engine could not take them */

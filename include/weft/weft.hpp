@@ -97,7 +97,8 @@ template <class... Args> void spawn(Args &&...args) {
   int n = 0, prio = 0;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (detail::collect(deps, n, prio, std::get<I>(all)), ...);
-  }(std::make_index_sequence<last>{});
+  }
+  (std::make_index_sequence<last>{});
   void *handle = nullptr, *mem = nullptr;
   detail::check(detail::task_create("weft::spawn", &detail::run_closure<F>,
                                     sizeof(F), deps, n, prio, &handle, &mem));

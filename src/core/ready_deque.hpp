@@ -7,7 +7,8 @@
 // pending store.
 #pragma once
 
-#include "fence.hpp"
+#include "base/check.hpp"
+#include "base/fence.hpp"
 #include "task.hpp"
 
 #include <atomic>
@@ -33,6 +34,7 @@ public:
 
   // Owner only.
   void push(task *t) {
+    WEFT_CHECK(t != nullptr, "a null task pushed on a ready deque");
     int64_t b = bottom_local_;
     array *a = array_.load(std::memory_order_relaxed);
     if (b - top_cache_ >= capacity_) {
@@ -48,6 +50,10 @@ public:
   // Owner only: the most recently pushed task, or nullptr.
   task *pop() {
     int64_t b = bottom_local_ - 1;
+    WEFT_CHECK(top_cache_ <= bottom_local_,
+               "ready deque: cached top %lld above bottom %lld",
+               static_cast<long long>(top_cache_),
+               static_cast<long long>(bottom_local_));
     if (b < top_cache_)
       return nullptr; // empty: thieves only ever make it emptier
     array *a = array_.load(std::memory_order_relaxed);

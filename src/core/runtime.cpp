@@ -1,6 +1,7 @@
 #include "runtime.hpp"
 
-#include "error.hpp"
+#include "base/env.hpp"
+#include "base/error.hpp"
 #include "trace/recorder.hpp"
 
 #include <algorithm>
@@ -27,17 +28,11 @@ namespace {
 std::mutex g_start_lock;
 
 int default_threads(int &out) {
-  if (const char *s = std::getenv("WEFT_NUM_THREADS"); s && *s) {
-    char *end = nullptr;
-    errno = 0;
-    long v = std::strtol(s, &end, 10);
-    if (errno || *end || v < 1 || v > kMaxWorkers)
-      return set_error(WEFT_EINVAL,
-                       "WEFT_NUM_THREADS=%s: not a thread count in [1, %d]", s,
-                       kMaxWorkers);
-    out = static_cast<int>(v);
+  env::reader r;
+  if (r.integer("WEFT_NUM_THREADS", 1, kMaxWorkers, out, "a thread count"))
     return WEFT_OK;
-  }
+  if (!r.ok())
+    return set_error(WEFT_EINVAL, "%s", r.error().c_str());
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0)
     out = CPU_COUNT(&set);
@@ -48,6 +43,11 @@ int default_threads(int &out) {
   return WEFT_OK;
 }
 } // namespace
+
+bool runtime::stats_requested() {
+  const char *s = env::get("WEFT_STATS");
+  return s && *s != '0';
+}
 
 int runtime::start(int nthreads, const char *call) {
   if (nthreads < 0 || nthreads > kMaxWorkers)
@@ -65,14 +65,14 @@ int runtime::start(int nthreads, const char *call) {
   if (nthreads == 0)
     if (int rc = default_threads(nthreads); rc != WEFT_OK)
       return rc;
-  const char *e = std::getenv("WEFT_ENGINE");
-  std::string name = e && *e ? e : "sw";
+  const char *e = env::get("WEFT_ENGINE");
+  std::string name = e ? e : "sw";
   std::unique_ptr<dependency_engine> engine = make_engine(name, nthreads);
   if (!engine)
     return set_error(WEFT_EINVAL, "WEFT_ENGINE=%s: unknown engine (known: %s)",
                      name.c_str(), engine_names());
-  const char *we = std::getenv("WEFT_WS_ENGINE");
-  std::string ws_name = we && *we ? we : "sw";
+  const char *we = env::get("WEFT_WS_ENGINE");
+  std::string ws_name = we ? we : "sw";
   std::unique_ptr<worksharing_engine> ws = make_ws_engine(ws_name);
   if (!ws)
     return set_error(WEFT_EINVAL,
@@ -90,10 +90,10 @@ int runtime::start(int nthreads, const char *call) {
 // as libgomp's task throttling does).
 inline constexpr uint64_t kThrottlePerThread = 64;
 inline constexpr uint64_t kThrottleCheckEvery = 16;
-// A submit answered "full" with no other work to run: spin, yield, then
-// serialize the task (submit_result::serialize).
-inline constexpr int kFullSpins = 64;
-inline constexpr int kFullYields = 256;
+// Members still leaving a team the master is about to reuse.
+inline constexpr backoff_policy kLeavingBackoff{1000, backoff_policy::kForever};
+// Waits that only yield: the thread waited for may need this core.
+inline constexpr backoff_policy kYieldBackoff{0, backoff_policy::kForever};
 uint64_t throttle_limit(worker &w) {
   return kThrottlePerThread * static_cast<uint64_t>(w.current_team()->size());
 }
@@ -266,13 +266,10 @@ void runtime::wait_teams_left() {
 }
 
 void runtime::wait_members_left(team *t) {
-  for (int spins = 0; t->inside.load(std::memory_order_acquire) != 0 ||
-                      t->routing.load(std::memory_order_acquire) != 0;
-       ++spins)
-    if (spins < 1000)
-      cpu_relax();
-    else
-      std::this_thread::yield();
+  backoff b(kLeavingBackoff);
+  while (t->inside.load(std::memory_order_acquire) != 0 ||
+         t->routing.load(std::memory_order_acquire) != 0)
+    b.pause();
 }
 
 runtime::~runtime() {
@@ -285,15 +282,16 @@ runtime::~runtime() {
   wait_teams_left();
   stopping_.store(true, std::memory_order_seq_cst);
   team0_->wake_all(&w);
-  while (team0_->inside.load(std::memory_order_acquire) != 0)
-    std::this_thread::yield();
+  for (backoff b(kYieldBackoff);
+       team0_->inside.load(std::memory_order_acquire) != 0;)
+    b.pause();
   int n = nthreads();
   for (int i = 0; i < n; ++i)
     if (workers_[i] != &w)
       workers_[i]->assign(nullptr, 0);
   for (pthread_t t : threads_)
     pthread_join(t, nullptr);
-  if (const char *s = std::getenv("WEFT_STATS"); s && *s && *s != '0')
+  if (stats_requested())
     print_stats();
   if (std::exception_ptr *e = w.root()->exc.exchange(nullptr)) {
     std::fprintf(stderr, "weft: shutdown with an exception from a task that "
@@ -318,9 +316,9 @@ void runtime::wait_all_tasks(worker &w) {
   taskwait(w);
   // Not wait_until: it may sleep, and the worker that finishes the last
   // task (in the native team's loop) has no reason to wake us.
-  while (!team0_->tasks_done())
+  for (backoff b(kYieldBackoff); !team0_->tasks_done();)
     if (!w.help_once())
-      std::this_thread::yield();
+      b.pause();
 }
 
 // ---------------------------------------------------------------------------
@@ -379,7 +377,7 @@ runtime::spawn_impl(worker &w, task *t, const weft_dep *deps, int ndeps) {
     id = t->trace_id;
   }
   submit_result r;
-  int idle = 0;
+  backoff idle(kFullBackoff);
   while ((r = engine_->submit(w, parent, t, deps, ndeps)) ==
          submit_result::full) {
     // Back-pressure: make progress, then offer the task again. With no work
@@ -393,12 +391,8 @@ runtime::spawn_impl(worker &w, task *t, const weft_dep *deps, int ndeps) {
         t0 = 0;
       }
     if (w.help_once()) {
-      idle = 0;
-    } else if (++idle < kFullSpins) {
-      cpu_relax();
-    } else if (idle < kFullSpins + kFullYields) {
-      std::this_thread::yield();
-    } else {
+      idle.reset();
+    } else if (!idle.pause()) {
       r = submit_result::serialize;
       break;
     }

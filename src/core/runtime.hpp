@@ -4,7 +4,8 @@
 
 #include "../engines/engine.hpp"
 #include "../engines/worksharing_engine.hpp"
-#include "fence.hpp"
+#include "base/backoff.hpp"
+#include "base/fence.hpp"
 #include "worker.hpp"
 
 #include <weft/weft.h>
@@ -98,6 +99,8 @@ public:
 
   weft_stats stats() const;
   void print_stats() const;
+  // WEFT_STATS asks for the counters at exit (set, and not 0).
+  static bool stats_requested();
 
 private:
   worker *new_worker(bool with_thread);
@@ -159,13 +162,17 @@ template <class Cond> void worker::sleep_unless(Cond cond) {
   asleep.fetch_sub(1, std::memory_order_relaxed);
 }
 
-// Spin briefly (cheap to resume), then yield (other threads may need this
-// core when oversubscribed), then sleep.
-inline constexpr int kSpinRounds = 64;
-inline constexpr int kYieldRounds = 8;
+// A submit answered "full" with no other work to run: spin, yield, then
+// serialize the task (submit_result::serialize).
+inline constexpr backoff_policy kFullBackoff{63, 256};
+
+// A worker with nothing to run while it waits: spin briefly (cheap to
+// resume), yield (other threads may need this core when oversubscribed),
+// then sleep.
+inline constexpr backoff_policy kWaitBackoff{63, 8, 256};
 
 template <class Done> void worker::wait_until(Done done) {
-  int idle = 0;
+  backoff idle(kWaitBackoff);
   // Our own finished-children counts may be what done() waits for.
   flush_finished_children();
   while (!done()) {
@@ -181,20 +188,14 @@ template <class Done> void worker::wait_until(Done done) {
       // add for the chain).
       if (!immediate_ && unflushed_parent_ == current_)
         flush_finished_children();
-      idle = 0;
+      idle.reset();
       continue;
     }
     flush_finished_children();
-    ++idle;
-    if (idle < kSpinRounds) {
-      for (int i = 0; i < (idle < 16 ? 1 << (idle / 2) : 256); ++i)
-        cpu_relax();
-    } else if (idle < kSpinRounds + kYieldRounds) {
-      std::this_thread::yield();
-    } else {
+    if (!idle.pause()) {
       pool_.flush_remote(rt_.pools());
       sleep_unless([&] { return done() || work_visible(); });
-      idle = 0;
+      idle.reset();
     }
   }
   // Counts for other parents: their waiters must not depend on when we

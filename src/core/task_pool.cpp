@@ -1,6 +1,8 @@
 #include "task_pool.hpp"
 
-#include "error.hpp"
+#include "base/check.hpp"
+#include "base/error.hpp"
+#include "task.hpp"
 
 #include <cstdlib>
 
@@ -17,6 +19,11 @@ void task_pool::refill() {
   batch *b = remote_.exchange(nullptr, std::memory_order_acquire);
   if (b) {
     while (b) {
+      WEFT_CHECK(b->n <= kBatchSlots,
+                 "pool %u: a returned batch holds %llu "
+                 "blocks (at most %llu)",
+                 id_, static_cast<unsigned long long>(b->n),
+                 static_cast<unsigned long long>(kBatchSlots));
       batch *next = b->next;
       for (uint64_t i = 0; i < b->n; ++i)
         push(b->block[i]);
@@ -44,6 +51,9 @@ void task_pool::push_remote(batch *b) {
 
 void task_pool::release_remote(void *blk, uint16_t owner,
                                task_pool *const *pools) {
+  WEFT_CHECK(owner != id_ && owner <= kMaxWorkers,
+             "pool %u: block of pool %u returned as a remote block", id_,
+             owner);
   if (owner >= outgoing_.size())
     outgoing_.resize(owner + 1, nullptr); // a worker started after us
   batch *&q = outgoing_[owner];

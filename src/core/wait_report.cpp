@@ -1,6 +1,7 @@
 #include "wait_report.hpp"
 
-#include "error.hpp"
+#include "base/env.hpp"
+#include "base/error.hpp"
 #include "runtime.hpp"
 
 #include <chrono>
@@ -20,34 +21,17 @@ void wait_record::enter(wait_kind k, const task *t, const void *a) {
 }
 
 bool debug_enabled(const char *what) {
-  const char *s = std::getenv("WEFT_DEBUG");
-  if (!s)
-    return false;
-  std::size_t n = std::strlen(what);
-  for (const char *p = s; *p;) {
-    while (*p == ',' || *p == ' ')
-      ++p;
-    const char *e = p;
-    while (*e && *e != ',' && *e != ' ')
-      ++e;
-    if (static_cast<std::size_t>(e - p) == n && std::strncmp(p, what, n) == 0)
-      return true;
-    p = e;
-  }
-  return false;
+  return env::list_has("WEFT_DEBUG", what);
 }
 
 wait_watchdog::wait_watchdog(runtime &rt) : rt_(rt) {
   if (!debug_enabled("waits"))
     return;
-  if (const char *s = std::getenv("WEFT_DEBUG_WAIT_SECONDS")) {
-    char *end = nullptr;
-    double v = std::strtod(s, &end);
-    if (end == s || *end || !(v > 0))
-      fatal("WEFT_DEBUG_WAIT_SECONDS=%s: not a positive number of seconds",
-            s);
-    period_s_ = v;
-  }
+  env::reader r;
+  r.number("WEFT_DEBUG_WAIT_SECONDS", 0, 1e9, true, period_s_,
+           "a number of seconds");
+  if (!r.ok())
+    fatal("%s", r.error().c_str());
   thread_ = std::thread([this] { run(); });
 }
 

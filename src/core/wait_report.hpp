@@ -18,12 +18,12 @@ class runtime;
 struct task;
 
 enum class wait_kind : int {
-  none = 0,     // running a task or looking for one
-  taskwait,     // children of `task`
-  taskwait_on,  // earlier children of `task` that access `addr`
-  taskgroup,    // a taskgroup of `task`
-  shutdown,     // every task
-  barrier,      // the other members and every task of the team
+  none = 0,    // running a task or looking for one
+  taskwait,    // children of `task`
+  taskwait_on, // earlier children of `task` that access `addr`
+  taskgroup,   // a taskgroup of `task`
+  shutdown,    // every task
+  barrier,     // the other members and every task of the team
 };
 
 // One worker's current wait; written by that worker, read by the watchdog.
@@ -45,8 +45,8 @@ class wait_scope {
 public:
   wait_scope(wait_record &r, wait_kind k, const task *t,
              const void *a = nullptr)
-      : r_(r), kind_(static_cast<wait_kind>(
-                   r.kind.load(std::memory_order_relaxed))),
+      : r_(r),
+        kind_(static_cast<wait_kind>(r.kind.load(std::memory_order_relaxed))),
         task_(r.waiting_task.load(std::memory_order_relaxed)),
         addr_(r.addr.load(std::memory_order_relaxed)) {
     r.enter(k, t, a);

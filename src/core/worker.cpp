@@ -1,7 +1,9 @@
 #include "worker.hpp"
 
-#include "error.hpp"
-#include "fence.hpp"
+#include "base/backoff.hpp"
+#include "base/check.hpp"
+#include "base/error.hpp"
+#include "base/fence.hpp"
 #include "runtime.hpp"
 #include "trace/recorder.hpp"
 
@@ -59,19 +61,19 @@ void worker::assign(team *t, int i) {
     futex_wake(job_seq_, 1);
 }
 
+namespace {
+constexpr backoff_policy kBetweenRegionsBackoff{1999, 100};
+} // namespace
+
 void worker::thread_main() {
   uint32_t seen = 0;
   for (;;) {
     // Between regions: spin (the next region usually follows at once),
     // yield, then sleep until assign().
-    int idle = 0;
+    backoff idle(kBetweenRegionsBackoff);
     uint32_t now;
     while ((now = job_seq_.load(std::memory_order_acquire)) == seen) {
-      if (++idle < 2000) {
-        cpu_relax();
-      } else if (idle < 2100) {
-        std::this_thread::yield();
-      } else {
+      if (!idle.pause()) {
         pool_.flush_remote(rt_.pools());
         dependency_engine &eng = rt_.engine();
         if (eng.holds_ready_tasks())
@@ -171,6 +173,10 @@ void worker::push_ready(task *t) {
   if (t->priority > 0) {
     team_->push_priority(t);
   } else {
+    WEFT_CHECK(slot_->w == this && tl_worker == this,
+               "worker %d pushes on the deque of slot %d, which it does not "
+               "own",
+               id_, slot_index_);
     slot_->deque.push(t);
   }
   // Pairs with the sleeper's heavy_fence between announcing itself in
@@ -470,6 +476,9 @@ __attribute__((always_inline)) inline task *worker::find_any() {
   if (team_->has_priority_tasks())
     if (task *t = team_->pop_priority())
       return t;
+  WEFT_CHECK(slot_->w == this && tl_worker == this,
+             "worker %d pops from the deque of slot %d, which it does not own",
+             id_, slot_index_);
   if (task *t = slot_->deque.pop())
     return t;
   dependency_engine &eng = rt_.engine();

@@ -7,7 +7,8 @@
 // from a random member of its team.
 #pragma once
 
-#include "futex.hpp"
+#include "base/check.hpp"
+#include "base/futex.hpp"
 #include "ready_deque.hpp"
 #include "task.hpp"
 #include "task_pool.hpp"
@@ -67,8 +68,10 @@ public:
   // Drop one reference; the last one frees the descriptor. References are
   // only ever given at submission, so seeing 1 means ours is the last.
   void release_ref(task *t) {
-    if (t->refs.load(std::memory_order_acquire) == 1 ||
-        t->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    int32_t r = t->refs.load(std::memory_order_acquire);
+    WEFT_CHECK(r > 0, "task %p: a reference released that was never given",
+               static_cast<void *>(t));
+    if (r == 1 || t->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
       free_task(t);
   }
   void free_task(task *t);

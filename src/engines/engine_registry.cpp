@@ -1,8 +1,8 @@
 // The engines by name: WEFT_ENGINE picks a dependency engine, WEFT_WS_ENGINE
 // a work-sharing engine.
 #include "engine.hpp"
+#include "engines/sw/sw_engine.hpp"
 #include "picos/picos_engine.hpp"
-#include "sw_engine.hpp"
 #include "worksharing_engine.hpp"
 
 namespace weft {

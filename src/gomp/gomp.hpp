@@ -36,8 +36,8 @@ inline constexpr unsigned kTaskUntied = 1u << 0, kTaskFinal = 1u << 1,
                           kTaskDetach = 1u << 13, kTaskStrict = 1u << 14;
 
 // GOMP_cancel's which.
-inline constexpr int kCancelParallel = 1, kCancelLoop = 2,
-                     kCancelSections = 4, kCancelTaskgroup = 8;
+inline constexpr int kCancelParallel = 1, kCancelLoop = 2, kCancelSections = 4,
+                     kCancelTaskgroup = 8;
 
 // Process-wide settings from the environment (read once).
 struct global_icvs {
@@ -56,7 +56,7 @@ struct global_icvs {
   std::string places;
   std::vector<std::vector<int>> place_list; // OMP_PLACES, expanded
   bool display_env = false;
-  bool display_affinity = false;   // OMP_DISPLAY_AFFINITY
+  bool display_affinity = false; // OMP_DISPLAY_AFFINITY
   std::string affinity_format = "level %L thread %i affinity %A";
   bool display_verbose = false;
   int num_procs = 1;
@@ -109,7 +109,7 @@ struct alignas(64) member_state {
   bool static_loop = false;  // current loop's chunks are computed here
   uint64_t static_trip = 0;  // next static chunk of this member
   uint64_t cur_begin = 0, cur_end = 0; // current chunk (ordered)
-  bool holds_order = false;  // cur chunk not yet released to ordered_next
+  bool holds_order = false; // cur chunk not yet released to ordered_next
 };
 
 struct gomp_team {

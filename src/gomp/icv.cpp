@@ -3,14 +3,16 @@
 // does, so that a program keeps running with the default.
 #include "gomp.hpp"
 
+#include "base/env.hpp"
+
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <atomic>
 #include <mutex>
 #include <sched.h>
 #include <string>
@@ -25,8 +27,7 @@ global_icvs &g_icv_ref();
 #define g_icv g_icv_ref()
 
 void bad(const char *var, const char *value) {
-  std::fprintf(stderr, "weft: ignoring %s=%s: not a valid value\n", var,
-               value);
+  std::fprintf(stderr, "weft: ignoring %s=%s: not a valid value\n", var, value);
 }
 
 bool parse_long(const char *&p, long *out) {
@@ -60,7 +61,7 @@ std::string trim(std::string s) {
 }
 
 bool parse_bool(const char *var, bool *out) {
-  const char *v = std::getenv(var);
+  const char *v = env::raw(var);
   if (!v)
     return false;
   std::string s = trim(v);
@@ -76,7 +77,7 @@ bool parse_bool(const char *var, bool *out) {
 }
 
 void parse_int(const char *var, int lo, int *out) {
-  const char *v = std::getenv(var);
+  const char *v = env::raw(var);
   if (!v)
     return;
   const char *p = v;
@@ -88,7 +89,7 @@ void parse_int(const char *var, int lo, int *out) {
 }
 
 void parse_num_threads() {
-  const char *v = std::getenv("OMP_NUM_THREADS");
+  const char *v = env::raw("OMP_NUM_THREADS");
   if (!v || !*v)
     return;
   std::vector<int> list;
@@ -112,7 +113,7 @@ void parse_num_threads() {
 }
 
 void parse_schedule() {
-  const char *v = std::getenv("OMP_SCHEDULE");
+  const char *v = env::raw("OMP_SCHEDULE");
   if (!v)
     return;
   std::string s = trim(v);
@@ -158,7 +159,7 @@ void parse_schedule() {
 }
 
 void parse_proc_bind() {
-  const char *v = std::getenv("OMP_PROC_BIND");
+  const char *v = env::raw("OMP_PROC_BIND");
   if (!v)
     return;
   std::vector<int> list;
@@ -166,9 +167,8 @@ void parse_proc_bind() {
   std::size_t pos = 0;
   while (pos <= s.size()) {
     std::size_t comma = s.find(',', pos);
-    std::string item =
-        trim(s.substr(pos, comma == std::string::npos ? std::string::npos
-                                                      : comma - pos));
+    std::string item = trim(s.substr(
+        pos, comma == std::string::npos ? std::string::npos : comma - pos));
     int b;
     if (ieq(item, "false"))
       b = 0;
@@ -193,9 +193,9 @@ void parse_proc_bind() {
 }
 
 void parse_stacksize() {
-  const char *v = std::getenv("OMP_STACKSIZE");
+  const char *v = env::raw("OMP_STACKSIZE");
   if (!v)
-    v = std::getenv("GOMP_STACKSIZE");
+    v = env::raw("GOMP_STACKSIZE");
   if (!v)
     return;
   const char *p = v;
@@ -238,8 +238,8 @@ void parse_stacksize() {
 
 int read_sysfs_int(int cpu, const char *what) {
   char path[128];
-  std::snprintf(path, sizeof path,
-                "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, what);
+  std::snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/%s",
+                cpu, what);
   std::FILE *f = std::fopen(path, "r");
   if (!f)
     return -1;
@@ -349,8 +349,8 @@ void read_all() {
   if (g_icv.num_procs < 1)
     g_icv.num_procs = 1;
   // weft's own variable, when OpenMP's is not set.
-  if (!std::getenv("OMP_NUM_THREADS"))
-    if (const char *w = std::getenv("WEFT_NUM_THREADS")) {
+  if (!env::raw("OMP_NUM_THREADS"))
+    if (const char *w = env::raw("WEFT_NUM_THREADS")) {
       long x = std::strtol(w, nullptr, 10);
       if (x >= 1 && x <= INT_MAX)
         g_icv.nthreads_list = {static_cast<int>(x)};
@@ -375,7 +375,7 @@ void read_all() {
   parse_int("OMP_DEFAULT_DEVICE", 0, &g_icv.default_device);
   parse_stacksize();
   parse_proc_bind();
-  if (const char *v = std::getenv("OMP_WAIT_POLICY")) {
+  if (const char *v = env::raw("OMP_WAIT_POLICY")) {
     std::string s = trim(v);
     if (ieq(s, "active"))
       g_icv.wait_policy = 1;
@@ -384,14 +384,14 @@ void read_all() {
     else
       bad("OMP_WAIT_POLICY", v);
   }
-  if (const char *v = std::getenv("OMP_PLACES")) {
+  if (const char *v = env::raw("OMP_PLACES")) {
     g_icv.places = v;
     parse_places(v);
   }
   parse_bool("OMP_DISPLAY_AFFINITY", &g_icv.display_affinity);
-  if (const char *v = std::getenv("OMP_AFFINITY_FORMAT"))
+  if (const char *v = env::raw("OMP_AFFINITY_FORMAT"))
     g_icv.affinity_format = v;
-  if (const char *v = std::getenv("OMP_DISPLAY_ENV")) {
+  if (const char *v = env::raw("OMP_DISPLAY_ENV")) {
     std::string s = trim(v);
     if (ieq(s, "true"))
       g_icv.display_env = true;
@@ -478,11 +478,10 @@ void display_env(bool verbose) {
   std::fprintf(f, "  OMP_MAX_TASK_PRIORITY = '%d'\n", g.max_task_priority);
   if (verbose) {
     std::fprintf(f, "  WEFT_ENGINE = '%s'\n",
-                 std::getenv("WEFT_ENGINE") ? std::getenv("WEFT_ENGINE")
-                                            : "sw");
+                 env::get("WEFT_ENGINE") ? env::get("WEFT_ENGINE") : "sw");
     std::fprintf(f, "  WEFT_WS_ENGINE = '%s'\n",
-                 std::getenv("WEFT_WS_ENGINE") ? std::getenv("WEFT_WS_ENGINE")
-                                               : "sw");
+                 env::get("WEFT_WS_ENGINE") ? env::get("WEFT_WS_ENGINE")
+                                            : "sw");
   }
   std::fprintf(f, "OPENMP DISPLAY ENVIRONMENT END\n");
 }

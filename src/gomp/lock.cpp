@@ -4,8 +4,8 @@
 // then sleeps.
 #include "gomp.hpp"
 
-#include "../core/error.hpp"
-#include "../core/futex.hpp"
+#include "base/backoff.hpp"
+#include "base/error.hpp"
 
 #include <thread>
 
@@ -16,8 +16,7 @@ void lock_word_slow(std::atomic<int> &w) {
   int c = 0;
   // Critical sections are short: spin a while (about 25 us) before paying
   // for a futex sleep and wake.
-  for (int i = 0; i < 1000; ++i) {
-    cpu_relax();
+  for (backoff b({1000, 0}); b.pause();) {
     c = 0;
     if (w.load(std::memory_order_relaxed) == 0 &&
         w.compare_exchange_strong(c, 1, std::memory_order_acquire))

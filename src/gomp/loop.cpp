@@ -4,7 +4,8 @@
 // static chunks are computed by each member.
 #include "gomp.hpp"
 
-#include "../core/error.hpp"
+#include "base/backoff.hpp"
+#include "base/error.hpp"
 
 #include <cstdarg>
 #include <cstdlib>
@@ -17,17 +18,14 @@ namespace {
 constexpr uint64_t kClaimed = uint64_t(1) << 63;
 
 template <class Pred> void spin_until(Pred p) {
-  for (int i = 0; !p(); ++i) {
-    if (i < 200)
-      cpu_relax();
-    else
-      std::this_thread::yield();
-  }
+  for (backoff b({200, backoff_policy::kForever}); !p();)
+    b.pause();
 }
 
 } // namespace
 
-// ---- the work-share ring -------------------------------------------------------
+// ---- the work-share ring
+// -------------------------------------------------------
 namespace {
 // A slot's per-construct state, before its new occupant is described.
 void reset(work_share &ws) {
@@ -72,9 +70,8 @@ work_share &ws_enter(context &c, bool *first) {
   }
   for (;;) {
     uint64_t f = ws.free_for.load(std::memory_order_acquire);
-    if (f == k &&
-        ws.free_for.compare_exchange_strong(f, k | kClaimed,
-                                            std::memory_order_acq_rel)) {
+    if (f == k && ws.free_for.compare_exchange_strong(
+                      f, k | kClaimed, std::memory_order_acq_rel)) {
       *first = true;
       reset(ws);
       return ws;
@@ -273,14 +270,15 @@ void release_order(context &c) {
 }
 
 // Chunk [b, e) as bounds of the loop's own variable.
-template <class T> void to_bounds(work_share &ws, uint64_t b, uint64_t e,
-                                  T *istart, T *iend) {
+template <class T>
+void to_bounds(work_share &ws, uint64_t b, uint64_t e, T *istart, T *iend) {
   if constexpr (sizeof(T) == sizeof(long) && static_cast<T>(-1) < 0) {
     *istart = static_cast<T>(static_cast<unsigned long>(ws.start) +
                              b * static_cast<unsigned long>(ws.incr));
-    *iend = e == ws.count ? ws.end
-                          : static_cast<T>(static_cast<unsigned long>(ws.start) +
-                                           e * static_cast<unsigned long>(ws.incr));
+    *iend = e == ws.count
+                ? ws.end
+                : static_cast<T>(static_cast<unsigned long>(ws.start) +
+                                 e * static_cast<unsigned long>(ws.incr));
   } else {
     *istart = static_cast<T>(ws.ustart + b * ws.uincr);
     *iend = e == ws.count ? static_cast<T>(ws.uend)
@@ -322,9 +320,10 @@ bool loop_start(long start, long end, long incr, int sched, long chunk,
 }
 
 bool loop_ull_start(bool up, unsigned long long start, unsigned long long end,
-                    unsigned long long incr, int sched, unsigned long long chunk,
-                    unsigned long long *istart, unsigned long long *iend,
-                    bool ordered, uintptr_t *reductions, void **mem) {
+                    unsigned long long incr, int sched,
+                    unsigned long long chunk, unsigned long long *istart,
+                    unsigned long long *iend, bool ordered,
+                    uintptr_t *reductions, void **mem) {
   context c = ctx();
   bool first;
   work_share &ws = ws_begin(c, reductions, mem, &first);
@@ -347,7 +346,8 @@ bool loop_ull_start(bool up, unsigned long long start, unsigned long long end,
   return next(istart, iend);
 }
 
-// ---- doacross ------------------------------------------------------------------
+// ---- doacross
+// ------------------------------------------------------------------
 constexpr uint64_t kMaxDoacross = uint64_t(1) << 28;
 
 template <class T>
@@ -418,8 +418,7 @@ void doacross_wait(const uint64_t *v) {
   uint64_t f;
   if (!ws.posted || !doacross_flat(ws, v, &f))
     return;
-  spin_until(
-      [&] { return ws.posted[f].load(std::memory_order_acquire) != 0; });
+  spin_until([&] { return ws.posted[f].load(std::memory_order_acquire) != 0; });
 }
 
 } // namespace
@@ -444,7 +443,8 @@ void preinit_loop(gomp_team &g, int nthreads, const task_icvs &icv,
 using namespace weft;
 using namespace weft::gomp;
 
-// ---- GCC 9+ entry points -----------------------------------------------------
+// ---- GCC 9+ entry points
+// -----------------------------------------------------
 WEFT_GOMP_API bool GOMP_loop_start(long start, long end, long incr, long sched,
                                    long chunk, long *istart, long *iend,
                                    uintptr_t *reductions, void **mem) {
@@ -468,13 +468,11 @@ WEFT_GOMP_API bool GOMP_loop_ull_start(bool up, unsigned long long start,
   return loop_ull_start(up, start, end, incr, static_cast<int>(sched), chunk,
                         istart, iend, false, reductions, mem);
 }
-WEFT_GOMP_API bool
-GOMP_loop_ull_ordered_start(bool up, unsigned long long start,
-                            unsigned long long end, unsigned long long incr,
-                            long sched, unsigned long long chunk,
-                            unsigned long long *istart,
-                            unsigned long long *iend, uintptr_t *reductions,
-                            void **mem) {
+WEFT_GOMP_API bool GOMP_loop_ull_ordered_start(
+    bool up, unsigned long long start, unsigned long long end,
+    unsigned long long incr, long sched, unsigned long long chunk,
+    unsigned long long *istart, unsigned long long *iend, uintptr_t *reductions,
+    void **mem) {
   return loop_ull_start(up, start, end, incr, static_cast<int>(sched), chunk,
                         istart, iend, true, reductions, mem);
 }
@@ -482,8 +480,8 @@ WEFT_GOMP_API bool GOMP_loop_doacross_start(unsigned ncounts, long *counts,
                                             long sched, long chunk,
                                             long *istart, long *iend,
                                             uintptr_t *reductions, void **mem) {
-  return doacross_start(ncounts, counts, sched, chunk, istart, iend,
-                        reductions, mem);
+  return doacross_start(ncounts, counts, sched, chunk, istart, iend, reductions,
+                        mem);
 }
 WEFT_GOMP_API bool GOMP_loop_ull_doacross_start(
     unsigned ncounts, unsigned long long *counts, long sched,
@@ -493,29 +491,30 @@ WEFT_GOMP_API bool GOMP_loop_ull_doacross_start(
                         istart, iend, reductions, mem);
 }
 
-// ---- the per-schedule entry points (older GCC, and still emitted) ------------
+// ---- the per-schedule entry points (older GCC, and still emitted)
+// ------------
 #define WEFT_LOOP_START(NAME, SCHED, ORDERED)                                  \
-  WEFT_GOMP_API bool NAME(long start, long end, long incr, long chunk,        \
+  WEFT_GOMP_API bool NAME(long start, long end, long incr, long chunk,         \
                           long *istart, long *iend) {                          \
     return loop_start(start, end, incr, SCHED, chunk, istart, iend, ORDERED,   \
                       nullptr, nullptr);                                       \
   }
 #define WEFT_LOOP_RUNTIME_START(NAME, ORDERED)                                 \
-  WEFT_GOMP_API bool NAME(long start, long end, long incr, long *istart,      \
+  WEFT_GOMP_API bool NAME(long start, long end, long incr, long *istart,       \
                           long *iend) {                                        \
     return loop_start(start, end, incr, sched_runtime, 0, istart, iend,        \
                       ORDERED, nullptr, nullptr);                              \
   }
 #define WEFT_LOOP_ULL_START(NAME, SCHED, ORDERED)                              \
-  WEFT_GOMP_API bool NAME(bool up, unsigned long long start,                  \
-                          unsigned long long end, unsigned long long incr,     \
-                          unsigned long long chunk, unsigned long long *istart, \
-                          unsigned long long *iend) {                          \
+  WEFT_GOMP_API bool NAME(                                                     \
+      bool up, unsigned long long start, unsigned long long end,               \
+      unsigned long long incr, unsigned long long chunk,                       \
+      unsigned long long *istart, unsigned long long *iend) {                  \
     return loop_ull_start(up, start, end, incr, SCHED, chunk, istart, iend,    \
                           ORDERED, nullptr, nullptr);                          \
   }
 #define WEFT_LOOP_ULL_RUNTIME_START(NAME, ORDERED)                             \
-  WEFT_GOMP_API bool NAME(bool up, unsigned long long start,                  \
+  WEFT_GOMP_API bool NAME(bool up, unsigned long long start,                   \
                           unsigned long long end, unsigned long long incr,     \
                           unsigned long long *istart,                          \
                           unsigned long long *iend) {                          \
@@ -593,10 +592,9 @@ WEFT_LOOP_ULL_NEXT(GOMP_loop_ull_ordered_runtime_next)
                           nullptr, nullptr);                                   \
   }
 #define WEFT_DOACROSS_ULL_START(NAME, SCHED)                                   \
-  WEFT_GOMP_API bool NAME(unsigned ncounts, unsigned long long *counts,        \
-                          unsigned long long chunk,                            \
-                          unsigned long long *istart,                          \
-                          unsigned long long *iend) {                          \
+  WEFT_GOMP_API bool NAME(                                                     \
+      unsigned ncounts, unsigned long long *counts, unsigned long long chunk,  \
+      unsigned long long *istart, unsigned long long *iend) {                  \
     return doacross_start(ncounts, counts, SCHED, static_cast<long>(chunk),    \
                           istart, iend, nullptr, nullptr);                     \
   }
@@ -668,7 +666,8 @@ WEFT_GOMP_API void GOMP_doacross_ull_wait(unsigned long long first, ...) {
   doacross_wait(v);
 }
 
-// ---- ordered -------------------------------------------------------------------
+// ---- ordered
+// -------------------------------------------------------------------
 WEFT_GOMP_API void GOMP_ordered_start(void) {
   context c = ctx();
   member_state &m = c.m();
@@ -681,7 +680,8 @@ WEFT_GOMP_API void GOMP_ordered_start(void) {
 }
 WEFT_GOMP_API void GOMP_ordered_end(void) {}
 
-// ---- end of a loop -------------------------------------------------------------
+// ---- end of a loop
+// -------------------------------------------------------------
 WEFT_GOMP_API void GOMP_loop_end(void) {
   context c = ctx();
   ws_end(c);
@@ -696,9 +696,9 @@ WEFT_GOMP_API bool GOMP_loop_end_cancel(void) {
 }
 WEFT_GOMP_API void GOMP_loop_ull_end(void) { GOMP_loop_end(); }
 
-// ---- combined parallel loops ---------------------------------------------------
-// The members call GOMP_loop_*_next straight away: the work share is set up
-// before they start.
+// ---- combined parallel loops
+// --------------------------------------------------- The members call
+// GOMP_loop_*_next straight away: the work share is set up before they start.
 static void parallel_loop(void (*fn)(void *), void *data, unsigned nthreads,
                           long start, long end, long incr, int sched,
                           long chunk, unsigned flags) {

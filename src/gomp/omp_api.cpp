@@ -2,17 +2,17 @@
 // setters, timers, and the host-only device and memory routines.
 #include "gomp.hpp"
 
-#include "../core/error.hpp"
+#include "base/error.hpp"
 
 #include <chrono>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <cstdio>
 #include <ctime>
+#include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
-#include <malloc.h>
 #include <string>
 #include <unistd.h>
 
@@ -115,7 +115,8 @@ WEFT_OMP_API void omp_set_schedule(int kind, int chunk) {
   if (k < sched_static || k > sched_auto)
     return;
   c.m().icv.run_sched = kind;
-  c.m().icv.run_chunk = k == sched_auto ? 0 : (chunk < 1 ? (k == sched_static ? 0 : 1) : chunk);
+  c.m().icv.run_chunk =
+      k == sched_auto ? 0 : (chunk < 1 ? (k == sched_static ? 0 : 1) : chunk);
 }
 WEFT_OMP_API void omp_get_schedule(int *kind, int *chunk) {
   context c = ctx();
@@ -201,12 +202,14 @@ WEFT_OMP_API void omp_get_partition_place_nums(int *nums) {
 WEFT_OMP_API double omp_get_wtime(void) {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  return static_cast<double>(ts.tv_sec) +
+         static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 WEFT_OMP_API double omp_get_wtick(void) {
   timespec ts;
   clock_getres(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  return static_cast<double>(ts.tv_sec) +
+         static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
 WEFT_OMP_API void omp_display_env(int verbose) { display_env(verbose != 0); }
@@ -381,7 +384,8 @@ WEFT_GOMP_API void *GOMP_alloc(std::size_t align, std::size_t size,
 }
 WEFT_GOMP_API void GOMP_free(void *p, uintptr_t) { std::free(p); }
 
-// ---- affinity format ----------------------------------------------------------
+// ---- affinity format
+// ----------------------------------------------------------
 namespace {
 std::string &g_affinity_format = icv_global().affinity_format;
 
@@ -467,15 +471,16 @@ WEFT_OMP_API std::size_t omp_capture_affinity(char *buf, std::size_t size,
       buf, size);
 }
 
-// ---- target memory on the host ------------------------------------------------
+// ---- target memory on the host
+// ------------------------------------------------
 WEFT_OMP_API void *omp_target_alloc(std::size_t size, int) {
   return std::malloc(size);
 }
 WEFT_OMP_API void omp_target_free(void *p, int) { std::free(p); }
 WEFT_OMP_API int omp_target_is_present(const void *, int) { return 1; }
-WEFT_OMP_API int omp_target_memcpy(void *dst, const void *src,
-                                   std::size_t len, std::size_t dst_off,
-                                   std::size_t src_off, int, int) {
+WEFT_OMP_API int omp_target_memcpy(void *dst, const void *src, std::size_t len,
+                                   std::size_t dst_off, std::size_t src_off,
+                                   int, int) {
   std::memmove(static_cast<char *>(dst) + dst_off,
                static_cast<const char *>(src) + src_off, len);
   return 0;
@@ -514,11 +519,11 @@ static void copy_rect(char *dst, const char *src, std::size_t elem, int dims,
               sdim + 1);
 }
 
-WEFT_OMP_API int omp_target_memcpy_rect(
-    void *dst, const void *src, std::size_t elem, int dims,
-    const std::size_t *volume, const std::size_t *doff,
-    const std::size_t *soff, const std::size_t *ddim,
-    const std::size_t *sdim, int, int) {
+WEFT_OMP_API int
+omp_target_memcpy_rect(void *dst, const void *src, std::size_t elem, int dims,
+                       const std::size_t *volume, const std::size_t *doff,
+                       const std::size_t *soff, const std::size_t *ddim,
+                       const std::size_t *sdim, int, int) {
   if (!dst && !src)
     return INT_MAX; // the number of dimensions supported
   if (dims < 1)

@@ -1,7 +1,7 @@
 // Parallel regions, barriers, single, masked, critical and atomic.
 #include "gomp.hpp"
 
-#include "../core/error.hpp"
+#include "base/error.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -9,7 +9,6 @@
 
 namespace weft::gomp {
 namespace {
-
 
 void free_gomp_team(void *p) { delete static_cast<gomp_team *>(p); }
 
@@ -23,7 +22,8 @@ gomp_team *team_state(team *t) {
     t->user_free = free_gomp_team;
     task_icvs icv;
     global_icvs &gi = icv_global();
-    icv.nthreads = gi.nthreads_list.empty() ? gi.num_procs : gi.nthreads_list[0];
+    icv.nthreads =
+        gi.nthreads_list.empty() ? gi.num_procs : gi.nthreads_list[0];
     icv.run_sched = gi.run_sched;
     icv.run_chunk = gi.run_chunk;
     icv.dyn = gi.dyn;
@@ -51,7 +51,7 @@ void start_runtime() {
       fatal("%s", weft_last_error());
     // The runtime is never torn down (threads may still be in a region
     // when exit() runs); WEFT_STATS still reports at exit.
-    if (const char *s = std::getenv("WEFT_STATS"); s && *s && *s != '0')
+    if (runtime::stats_requested())
       std::atexit([] {
         if (runtime *r = g_runtime.load(std::memory_order_acquire))
           r->print_stats();
@@ -236,7 +236,8 @@ void parallel_end() {
 using namespace weft;
 using namespace weft::gomp;
 
-// ---- parallel -----------------------------------------------------------------
+// ---- parallel
+// -----------------------------------------------------------------
 WEFT_GOMP_API void GOMP_parallel(void (*fn)(void *), void *data,
                                  unsigned num_threads, unsigned flags) {
   parallel(fn, data, num_threads, flags, nullptr);
@@ -260,7 +261,8 @@ WEFT_GOMP_API void GOMP_parallel_end(void) { parallel_end(); }
 
 WEFT_GOMP_API bool GOMP_cancellation_point(int which);
 
-// ---- barrier ------------------------------------------------------------------
+// ---- barrier
+// ------------------------------------------------------------------
 WEFT_GOMP_API void GOMP_barrier(void) {
   context c = ctx();
   c.t->barrier(*c.w);
@@ -271,13 +273,14 @@ WEFT_GOMP_API bool GOMP_barrier_cancel(void) {
   return c.t->barrier(*c.w, c.g->cancelled);
 }
 
-// ---- single -------------------------------------------------------------------
+// ---- single
+// -------------------------------------------------------------------
 WEFT_GOMP_API bool GOMP_single_start(void) {
   context c = ctx();
   uint64_t mine = c.m().single_index++;
   uint64_t expected = mine;
-  return c.g->single_count.compare_exchange_strong(
-      expected, mine + 1, std::memory_order_acq_rel);
+  return c.g->single_count.compare_exchange_strong(expected, mine + 1,
+                                                   std::memory_order_acq_rel);
 }
 
 WEFT_GOMP_API void *GOMP_single_copy_start(void) {
@@ -297,7 +300,8 @@ WEFT_GOMP_API void GOMP_single_copy_end(void *data) {
   c.t->barrier(*c.w);
 }
 
-// ---- critical and atomic -------------------------------------------------------
+// ---- critical and atomic
+// -------------------------------------------------------
 namespace {
 alignas(64) std::atomic<int> g_critical{0};
 alignas(64) std::atomic<int> g_atomic{0};
@@ -318,7 +322,6 @@ WEFT_GOMP_API void GOMP_critical_name_end(void **pptr) {
 
 WEFT_GOMP_API void GOMP_atomic_start(void) { lock_word(g_atomic); }
 WEFT_GOMP_API void GOMP_atomic_end(void) { unlock_word(g_atomic); }
-
 
 extern "C" __attribute__((noreturn, visibility("hidden"))) void
 weft_gomp_unimplemented(const char *name) {

@@ -2,7 +2,6 @@
 // the work-sharing engine's FETCH (the HWSE paper's chunk = stride = 1).
 #include "gomp.hpp"
 
-
 namespace weft::gomp {
 namespace {
 

@@ -3,7 +3,8 @@
 // taskgroup, taskyield and task reductions.
 #include "gomp.hpp"
 
-#include "../core/error.hpp"
+#include "base/backoff.hpp"
+#include "base/error.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -130,9 +131,10 @@ bool creation_cancelled(context &c, task *cur) {
 // t is a detached task we hold a reference to. Polls (runs tasks, else
 // yields) rather than sleeps: whoever completes t does not know we wait.
 void wait_completed(worker &w, task *t) {
-  while (t->detach_parts.load(std::memory_order_acquire) != -1)
+  for (backoff b({0, backoff_policy::kForever});
+       t->detach_parts.load(std::memory_order_acquire) != -1;)
     if (!w.help_once())
-      std::this_thread::yield();
+      b.pause();
 }
 
 // An undeferred or included task: here and now, on a copy of the data

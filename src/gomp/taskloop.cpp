@@ -3,7 +3,7 @@
 // two fields of each task's data are its [start, end) bounds.
 #include "gomp.hpp"
 
-#include "../core/error.hpp"
+#include "base/error.hpp"
 
 #include <cstdlib>
 #include <cstring>

@@ -1,6 +1,7 @@
 #include "trace/recorder.hpp"
 
-#include "core/error.hpp"
+#include "base/env.hpp"
+#include "base/error.hpp"
 #include "core/runtime.hpp"
 #include "trace/trace_file.hpp"
 
@@ -80,8 +81,8 @@ void forget_in_child() {
 }
 
 int start_from_env(const char *engine, int threads) {
-  const char *path = std::getenv("WEFT_TRACE");
-  if (!path || !*path || g_forked)
+  const char *path = env::get("WEFT_TRACE");
+  if (!path || g_forked)
     return WEFT_OK;
   auto rec = std::make_unique<recorder_state>();
   rec->path = path;

@@ -82,7 +82,8 @@ TEST_F(DebugWaits, ReportsTaskwaitOnWithItsAddress) {
 TEST_F(DebugWaits, SilentWhileTasksFinish) {
   // Many short tasks over more than a period: progress, so no report.
   testing::internal::CaptureStderr();
-  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(600);
+  auto until =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(600);
   while (std::chrono::steady_clock::now() < until) {
     for (int i = 0; i < 100; ++i)
       ASSERT_EQ(weft_spawn([](void *) {}, nullptr, nullptr, 0), WEFT_OK);

@@ -7,8 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int count_team(int nthreads)
-{
+static int count_team(int nthreads) {
   int n = 0;
 #pragma omp parallel num_threads(nthreads)
   {
@@ -18,8 +17,7 @@ static int count_team(int nthreads)
   return n;
 }
 
-int main(void)
-{
+int main(void) {
   int parent = count_team(2);
   pid_t pid = fork();
   if (pid == 0) {
@@ -32,8 +30,11 @@ int main(void)
     return 1;
   }
   int after = count_team(2);
-  if (parent != 2 || after != 2 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    fprintf(stderr, "FAIL fork_child.c: parent teams %d and %d (expected 2), child status %d (expected 0)\n",
+  if (parent != 2 || after != 2 || !WIFEXITED(status) ||
+      WEXITSTATUS(status) != 0) {
+    fprintf(stderr,
+            "FAIL fork_child.c: parent teams %d and %d (expected 2), child "
+            "status %d (expected 0)\n",
             parent, after, WEXITSTATUS(status));
     return 1;
   }

@@ -5,8 +5,7 @@
 
 extern int omp_get_num_threads_(void);
 
-int main(void)
-{
+int main(void) {
   int n = omp_get_num_threads_();
   printf("returned %d instead of aborting\n", n);
   return 0;

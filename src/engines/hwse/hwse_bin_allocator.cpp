@@ -1,6 +1,6 @@
 #include "hwse_bin_allocator.hpp"
 
-#include "../../core/error.hpp"
+#include "base/error.hpp"
 
 #include <cstdlib>
 #include <cstring>

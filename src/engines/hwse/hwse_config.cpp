@@ -1,22 +1,16 @@
 #include "hwse_config.hpp"
 
-#include "../../core/error.hpp"
+#include "base/env.hpp"
+#include "base/error.hpp"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 
 namespace weft::hwse {
 namespace {
 
-// A decimal number in [lo, hi], nothing else (no sign, no spaces).
 bool parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out) {
-  if (*s < '0' || *s > '9')
-    return false;
-  char *end = nullptr;
-  errno = 0;
-  unsigned long long v = std::strtoull(s, &end, 10);
-  if (errno || *end || v < lo || v > hi)
+  uint64_t v;
+  if (!env::parse_uint(s, lo, hi, v))
     return false;
   *out = static_cast<uint32_t>(v);
   return true;
@@ -62,9 +56,8 @@ bool parse_config(const char *fifo, const char *bins, const char *clock_mhz,
 config config_from_env() {
   config c;
   std::string error;
-  if (!parse_config(std::getenv("WEFT_HWSE_FIFO"),
-                    std::getenv("WEFT_HWSE_BINS"),
-                    std::getenv("WEFT_HWSE_CLOCK_MHZ"), &c, &error))
+  if (!parse_config(env::get("WEFT_HWSE_FIFO"), env::get("WEFT_HWSE_BINS"),
+                    env::get("WEFT_HWSE_CLOCK_MHZ"), &c, &error))
     fatal("%s", error.c_str());
   return c;
 }

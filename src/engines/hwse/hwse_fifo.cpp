@@ -1,6 +1,6 @@
 #include "hwse_fifo.hpp"
 
-#include "../../core/error.hpp"
+#include "base/error.hpp"
 
 namespace weft::hwse {
 

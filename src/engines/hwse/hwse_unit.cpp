@@ -1,11 +1,15 @@
 #include "hwse_unit.hpp"
 
-#include "../../core/futex.hpp"
+#include "base/backoff.hpp"
 
 #include <cstddef>
 #include <thread>
 
 namespace weft::hwse {
+
+namespace {
+constexpr backoff_policy kQueueBackoff{64, backoff_policy::kForever};
+} // namespace
 
 // The unit was busy (busy_ held `seen`): joins the modelled queue, then
 // takes the unit as soon as it is free (test-and-test-and-set: whoever runs
@@ -14,18 +18,14 @@ namespace weft::hwse {
 uint32_t unit::queue_and_take(uint32_t c, uint32_t seen) {
   const uint32_t ahead =
       (seen ? seen - 1 : 0) + waiting_.fetch_add(c, std::memory_order_relaxed);
-  for (int i = 0;; ++i) {
+  // The holder may have been preempted (more threads than cores): yield
+  // after a short spin so that it runs.
+  for (backoff w(kQueueBackoff);; w.pause()) {
     uint32_t b = busy_.load(std::memory_order_relaxed);
     if (b == 0 &&
         busy_.compare_exchange_weak(b, c + 1, std::memory_order_acquire,
                                     std::memory_order_relaxed))
       break;
-    // The holder may have been preempted (more threads than cores): yield
-    // after a short spin so that it runs.
-    if (i < 64)
-      cpu_relax();
-    else
-      std::this_thread::yield();
   }
   waiting_.fetch_sub(c, std::memory_order_relaxed);
   return ahead;

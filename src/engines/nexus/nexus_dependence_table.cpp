@@ -1,6 +1,6 @@
 #include "nexus_dependence_table.hpp"
 
-#include "../../core/error.hpp"
+#include "base/error.hpp"
 
 namespace weft {
 

@@ -1,6 +1,6 @@
 #include "nexus_descriptor.hpp"
 
-#include "../../core/error.hpp"
+#include "base/error.hpp"
 
 #include <algorithm>
 #include <cstring>

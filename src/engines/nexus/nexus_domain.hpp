@@ -7,6 +7,8 @@
 // reference is gone, so no entry of an old parent can meet a new one.
 #pragma once
 
+#include "base/check.hpp"
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -45,7 +47,12 @@ private:
 };
 
 inline void nexus_domain::unref() {
-  if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+  auto r = refs.fetch_sub(1, std::memory_order_acq_rel);
+  WEFT_CHECK(r > 0,
+             "nexus domain %p: a reference released that was never "
+             "given",
+             static_cast<void *>(this));
+  if (r == 1)
     owner->recycle(this);
 }
 

@@ -1,9 +1,10 @@
 #include "nexus_engine.hpp"
 
-#include "../../core/error.hpp"
-#include "../../core/fence.hpp"
-#include "../../core/futex.hpp"
 #include "../../core/runtime.hpp"
+#include "base/backoff.hpp"
+#include "base/error.hpp"
+#include "base/fence.hpp"
+#include "base/futex.hpp"
 
 #include <chrono>
 
@@ -12,8 +13,9 @@ namespace weft {
 namespace {
 
 // The manager's idle wait: spin, then yield, then sleep until poked.
-constexpr int kManagerSpins = 256;
-constexpr int kManagerYields = 16;
+constexpr backoff_policy kManagerBackoff{256, 16};
+// A worker waiting for the manager to catch up (it is never far behind).
+constexpr backoff_policy kCatchUpBackoff{64, backoff_policy::kForever};
 
 nexus_domain *domain_ptr(task *parent) {
   return reinterpret_cast<nexus_domain *>(parent->domain);
@@ -200,14 +202,10 @@ void nexus_engine::catch_up(worker &w) {
   // for nothing but room in the Ready FIFO, which we read meanwhile.
   uint64_t news = unit_.new_fifo().pushed();
   uint64_t finishes = unit_.finished_fifo().pushed();
-  for (int i = 0;; ++i) {
+  for (backoff b(kCatchUpBackoff);; b.pause()) {
     drain_ready(w);
     if (unit_.caught_up(news, finishes))
       break;
-    if (i < 64)
-      cpu_relax();
-    else
-      std::this_thread::yield();
   }
   drain_ready(w);
 }
@@ -405,19 +403,15 @@ void nexus_engine::poke_manager() {
 }
 
 template <class Cond> void nexus_engine::manager_wait(Cond blocked) {
-  for (int idle = 0; blocked(); ++idle) {
-    if (idle < kManagerSpins) {
-      cpu_relax();
-    } else if (idle < kManagerSpins + kManagerYields) {
-      std::this_thread::yield();
-    } else {
+  for (backoff idle(kManagerBackoff); blocked();) {
+    if (!idle.pause()) {
       mgr_sleeping_.store(true, std::memory_order_seq_cst);
       uint32_t seen = mgr_word_.load(std::memory_order_acquire);
       mgr_order_.fetch_add(1, std::memory_order_acq_rel);
       if (blocked())
         futex_wait(mgr_word_, seen);
       mgr_sleeping_.store(false, std::memory_order_relaxed);
-      idle = 0;
+      idle.reset();
     }
   }
 }

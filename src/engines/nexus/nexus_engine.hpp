@@ -112,7 +112,7 @@ private:
   alignas(64) std::atomic<bool> mgr_sleeping_{false};
   std::atomic<uint32_t> mgr_word_{0};
   std::atomic<uint32_t> mgr_order_{0}; // orders pokes against sleeping
-  unsigned wake_cursor_ = 0; // manager only
+  unsigned wake_cursor_ = 0;           // manager only
   struct pooled {
     task *t;
     team *home;

@@ -1,6 +1,6 @@
 #include "nexus_task_maestro.hpp"
 
-#include "../../core/error.hpp"
+#include "base/error.hpp"
 #include "nexus_cost_model.hpp"
 #include "nexus_domain.hpp"
 

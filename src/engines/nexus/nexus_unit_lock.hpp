@@ -3,7 +3,7 @@
 // have been preempted when threads outnumber cores).
 #pragma once
 
-#include "../../core/futex.hpp"
+#include "base/backoff.hpp"
 
 #include <atomic>
 #include <thread>
@@ -13,20 +13,14 @@ namespace weft {
 class nexus_unit_lock {
 public:
   void lock() {
-    for (int i = 0;; ++i) {
+    for (backoff b(kUnitLockBackoff);; b.pause())
       if (!held_.load(std::memory_order_relaxed) &&
           !held_.exchange(true, std::memory_order_acquire))
         return;
-      if (i < kSpins)
-        cpu_relax();
-      else
-        std::this_thread::yield();
-    }
   }
   void unlock() { held_.store(false, std::memory_order_release); }
 
 private:
-  static constexpr int kSpins = 128;
   alignas(64) std::atomic<bool> held_{false};
 };
 

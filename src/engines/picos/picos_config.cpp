@@ -1,14 +1,10 @@
 #include "picos_config.hpp"
 
-#include "../../core/error.hpp"
+#include "base/env.hpp"
+#include "base/error.hpp"
 
-#include <cerrno>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-
-extern char **environ;
 
 namespace weft {
 
@@ -32,15 +28,12 @@ void picos_default_config(weft_picos_config &c) {
 
 uint32_t picos_env_uint(const char *name, uint32_t fallback, uint32_t lo,
                         uint32_t hi) {
-  const char *s = std::getenv(name);
-  if (!s || !*s)
-    return fallback;
-  char *end = nullptr;
-  errno = 0;
-  unsigned long long v = std::strtoull(s, &end, 10);
-  if (errno || *end || *s == '-' || v < lo || v > hi)
-    fatal("%s=%s: not an integer in [%u, %u]", name, s, lo, hi);
-  return static_cast<uint32_t>(v);
+  env::reader r(env::get, " (picos engine)");
+  uint32_t v = fallback;
+  r.integer(name, lo, hi, v);
+  if (!r.ok())
+    fatal("%s", r.error().c_str());
+  return v;
 }
 
 void picos_check_env_names() {
@@ -48,10 +41,8 @@ void picos_check_env_names() {
       "TASK_MEMORY", "DEP_MEMORY",  "VERSION_MEMORY", "READY_QUEUE",
       "CORE_QUEUE",  "FETCH_QUEUE", "CLOCK_MHZ",      "POLL_US"};
   constexpr std::size_t prefix = sizeof "WEFT_PICOS_" - 1;
-  for (char **e = environ; e && *e; ++e) {
-    if (std::strncmp(*e, "WEFT_PICOS_", prefix) != 0)
-      continue;
-    const char *name = *e + prefix;
+  for (const char *e : env::with_prefix("WEFT_PICOS_")) {
+    const char *name = e + prefix;
     const char *eq = std::strchr(name, '=');
     std::size_t len =
         eq ? static_cast<std::size_t>(eq - name) : std::strlen(name);
@@ -62,7 +53,7 @@ void picos_check_env_names() {
       fatal("%s: unknown variable (the picos engine reads WEFT_PICOS_"
             "TASK_MEMORY, _DEP_MEMORY, _VERSION_MEMORY, _READY_QUEUE, "
             "_CORE_QUEUE, _FETCH_QUEUE, _CLOCK_MHZ and _POLL_US)",
-            *e);
+            e);
   }
 }
 
@@ -80,14 +71,10 @@ void picos_config_from_env(weft_picos_config &c) {
                                 kPicosMaxCapacity);
   c.fetch_queue = picos_env_uint("WEFT_PICOS_FETCH_QUEUE", c.fetch_queue, 1,
                                  kPicosMaxCapacity);
-  if (const char *s = std::getenv("WEFT_PICOS_CLOCK_MHZ"); s && *s) {
-    char *end = nullptr;
-    errno = 0;
-    double v = std::strtod(s, &end);
-    if (errno || *end || !std::isfinite(v) || v <= 0 || v > 1e6)
-      fatal("WEFT_PICOS_CLOCK_MHZ=%s: not a clock in MHz in (0, 1e6]", s);
-    c.clock_mhz = v;
-  }
+  env::reader r(env::get, " (picos engine)");
+  r.number("WEFT_PICOS_CLOCK_MHZ", 0, 1e6, true, c.clock_mhz, "a clock in MHz");
+  if (!r.ok())
+    fatal("%s", r.error().c_str());
 }
 
 const char *picos_check_config(const weft_picos_config &c, char *buf,

@@ -1,6 +1,6 @@
 // The Picos Delegates: the custom instructions of include/weft/picos.h, each
 // issued by one core and carried out by the Picos Manager (picos_manager).
-#include "../../core/error.hpp"
+#include "base/error.hpp"
 #include "picos_config.hpp"
 #include "picos_manager.hpp"
 

@@ -1,8 +1,8 @@
 #include "picos_engine.hpp"
 
-#include "../../core/error.hpp"
-#include "../../core/fence.hpp"
 #include "../../core/runtime.hpp"
+#include "base/error.hpp"
+#include "base/fence.hpp"
 #include "picos_config.hpp"
 #include "picos_manager.hpp"
 
@@ -264,16 +264,12 @@ submit_result picos_engine::submit(worker &w, task *parent, task *t,
 // Submission Request for a waiter (nd dependences), making progress while
 // Picos is full; false if it stays full with nothing else to run.
 bool picos_engine::request_for_wait(worker &w, int nd) {
-  int idle = 0;
+  backoff idle(kFullBackoff);
   while (
       !weft_picos_submission_request(unit_, w.id(), weft_picos_packets(nd))) {
     if (w.help_once())
-      idle = 0;
-    else if (++idle < 64)
-      cpu_relax();
-    else if (idle < 64 + 256)
-      std::this_thread::yield();
-    else
+      idle.reset();
+    else if (!idle.pause())
       return false;
   }
   return true;

@@ -1,7 +1,7 @@
 #include "picos_manager.hpp"
 
-#include "../../core/error.hpp"
-#include "../../core/futex.hpp"
+#include "base/backoff.hpp"
+#include "base/error.hpp"
 #include "picos_config.hpp"
 
 #include <bit>
@@ -14,15 +14,10 @@
 namespace weft {
 
 void picos_lock::lock() {
-  int spins = 0;
-  while (held_.exchange(true, std::memory_order_acquire)) {
-    while (held_.load(std::memory_order_relaxed)) {
-      if (++spins < 128)
-        cpu_relax();
-      else
-        std::this_thread::yield();
-    }
-  }
+  backoff b(kUnitLockBackoff);
+  while (held_.exchange(true, std::memory_order_acquire))
+    while (held_.load(std::memory_order_relaxed))
+      b.pause();
 }
 
 namespace {

@@ -1,6 +1,6 @@
 #include "picos_scheduler.hpp"
 
-#include "../../core/error.hpp"
+#include "base/error.hpp"
 
 #include <bit>
 

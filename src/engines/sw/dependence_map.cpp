@@ -1,7 +1,7 @@
-#include "dependence_map.hpp"
+#include "engines/sw/dependence_map.hpp"
 
-#include "../core/error.hpp"
-#include "../core/runtime.hpp"
+#include "base/error.hpp"
+#include "core/runtime.hpp"
 
 #include <cstdlib>
 #include <cstring>

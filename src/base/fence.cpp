@@ -1,4 +1,4 @@
-#include "fence.hpp"
+#include "base/fence.hpp"
 
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
@@ -9,7 +9,9 @@ namespace weft {
 bool g_membarrier = false;
 
 namespace {
-[[maybe_unused]] long membarrier(int cmd) { return syscall(__NR_membarrier, cmd, 0, 0); }
+[[maybe_unused]] long membarrier(int cmd) {
+  return syscall(__NR_membarrier, cmd, 0, 0);
+}
 } // namespace
 
 void asymmetric_fence_init() {

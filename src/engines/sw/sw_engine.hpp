@@ -5,8 +5,8 @@
 // one decrement per successor at retirement.
 #pragma once
 
-#include "dependence_map.hpp"
-#include "engine.hpp"
+#include "engines/engine.hpp"
+#include "engines/sw/dependence_map.hpp"
 
 #include <atomic>
 #include <memory>

@@ -1,6 +1,6 @@
 // The software work-sharing engine: one atomic operation per FETCH (a
 // fetch_add for dynamic chunks, one CAS per attempt for guided ones).
-#include "worksharing_engine.hpp"
+#include "engines/worksharing_engine.hpp"
 
 namespace weft {
 namespace {

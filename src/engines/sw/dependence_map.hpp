@@ -8,7 +8,7 @@
 // unfinished accesses, without sweeps.
 #pragma once
 
-#include "../core/task.hpp"
+#include "core/task.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -43,12 +43,12 @@ struct mutex_set {
 };
 
 struct dep_entry {
-  uintptr_t addr;       // 0: free slot
-  task *cur_one;        // current stage: first member
-  task **cur_more;      // current stage: members 1..cur_n-1
-  task *prev_one;       // stage before (joiners depend on it): first member
-  task **prev_more;     // members 1..prev_n-1
-  mutex_group *mx;      // current stage's lock (mutexinoutset stages)
+  uintptr_t addr;   // 0: free slot
+  task *cur_one;    // current stage: first member
+  task **cur_more;  // current stage: members 1..cur_n-1
+  task *prev_one;   // stage before (joiners depend on it): first member
+  task **prev_more; // members 1..prev_n-1
+  mutex_group *mx;  // current stage's lock (mutexinoutset stages)
   uint32_t cur_n;
   uint32_t prev_n;
   uint32_t cur_more_cap;

@@ -1,7 +1,8 @@
-#include "sw_engine.hpp"
+#include "engines/sw/sw_engine.hpp"
 
-#include "../core/error.hpp"
-#include "../core/runtime.hpp"
+#include "base/check.hpp"
+#include "base/error.hpp"
+#include "core/runtime.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -306,7 +307,10 @@ bool sw_engine::ready_now(worker &, task *parent, const weft_dep *deps,
 }
 
 void sw_engine::release(worker &w, task *t) {
-  if (t->pending.fetch_sub(1, std::memory_order_acq_rel) != 1)
+  int32_t p = t->pending.fetch_sub(1, std::memory_order_acq_rel);
+  WEFT_CHECK(p > 0, "task %p released by more predecessors than it has",
+             static_cast<void *>(t));
+  if (p != 1)
     return;
   if (t->mutexes && !acquire_mutexes(t))
     return;
@@ -317,6 +321,8 @@ void sw_engine::retire(worker &w, task *t) {
   if (t->flags & TASK_NO_SUCCESSORS)
     return;
   uint32_t n = t->succ_state.fetch_or(kSuccClosed, std::memory_order_acq_rel);
+  WEFT_CHECK(!(n & kSuccClosed), "task %p retired twice",
+             static_cast<void *>(t));
   if (t->mutexes)
     release_mutexes(w, t);
   uint32_t inl = n < static_cast<uint32_t>(kSuccInline) ? n : kSuccInline;

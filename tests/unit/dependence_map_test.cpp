@@ -1,0 +1,131 @@
+// The sw engine's dependence map on its own (one thread, as the engine uses
+// it): lookups through growth and deletion, the map's references on tasks,
+// and the collection of entries whose tasks have all retired, checked
+// against a plain std::map of the live entries.
+#include "core/runtime.hpp"
+#include "engines/sw/dependence_map.hpp"
+
+#include <gtest/gtest.h>
+#include <weft/weft.h>
+
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <vector>
+
+namespace weft {
+namespace {
+
+double test_scale() {
+  const char *s = std::getenv("WEFT_TEST_SCALE");
+  return s ? std::atof(s) : 1.0;
+}
+
+void nothing(void *) {}
+
+class DependenceMap : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(weft_init(1), WEFT_OK) << weft_last_error();
+    w_ = tl_worker;
+    ASSERT_NE(w_, nullptr);
+  }
+  void TearDown() override { ASSERT_EQ(weft_shutdown(), WEFT_OK); }
+
+  // A task that last wrote addr, placed as the sw engine places a writer in
+  // a new entry: the map holds one reference (engine_data counts its slots),
+  // the test holds the other until retire().
+  task *place(dep_domain &d, uintptr_t addr) {
+    task *t = w_->alloc_task(nothing, nullptr);
+    dep_entry &e = d.find_or_insert(addr, *w_);
+    EXPECT_EQ(e.kind, access::none) << "address " << addr << " already mapped";
+    e.cur_one = t;
+    e.cur_n = 1;
+    e.kind = access::out;
+    ++t->engine_data;
+    d.log_insert(addr, t);
+    t->refs.store(2, std::memory_order_relaxed);
+    return t;
+  }
+  // The task finished: no successor may join it, its run reference goes.
+  void retire(task *t) {
+    t->succ_state.fetch_or(kSuccClosed, std::memory_order_acq_rel);
+    w_->release_ref(t);
+  }
+
+  worker *w_ = nullptr;
+};
+
+TEST_F(DependenceMap, FindsWhatWasInsertedThroughGrowth) {
+  dep_domain d;
+  std::vector<task *> ts;
+  const uintptr_t n = 5000;
+  for (uintptr_t i = 1; i <= n; ++i)
+    ts.push_back(place(d, i * 4096)); // a stride that collides in low bits
+  EXPECT_EQ(d.size(), n);
+  for (uintptr_t i = 1; i <= n; ++i) {
+    dep_entry *e = d.find(i * 4096);
+    ASSERT_NE(e, nullptr) << i;
+    EXPECT_EQ(e->cur_one, ts[i - 1]);
+    EXPECT_EQ(e->cur_n, 1u);
+  }
+  EXPECT_EQ(d.find(4096 * (n + 1)), nullptr);
+  EXPECT_EQ(d.find(4095), nullptr);
+  for (task *t : ts)
+    retire(t);
+  d.clear(*w_);
+  EXPECT_EQ(d.size(), 0u);
+  EXPECT_EQ(d.find(4096), nullptr);
+}
+
+// Random insertions and retirements: every entry with a live task stays
+// findable and unchanged; entries whose tasks retired are deleted as the
+// log reaches them, so the table stays near the live count.
+TEST_F(DependenceMap, CollectsRetiredEntriesAndKeepsLiveOnes) {
+  std::mt19937_64 rng(12345);
+  dep_domain d;
+  std::map<uintptr_t, task *> live;
+  uintptr_t next_addr = 64;
+  const int ops = static_cast<int>(40000 * test_scale()) + 500;
+  for (int op = 0; op < ops; ++op) {
+    // Up to 512 live entries: without collection the table would hold every
+    // insertion (tens of thousands).
+    if (live.empty() || (live.size() < 512 && rng() % 3 != 0)) {
+      // Fresh addresses, some adjacent, some far apart.
+      next_addr += rng() % 4 == 0 ? (rng() % 100000) * 8 : 8;
+      live[next_addr] = place(d, next_addr);
+    } else {
+      auto it = live.begin();
+      std::advance(it, static_cast<long>(rng() % live.size()));
+      retire(it->second);
+      live.erase(it);
+    }
+    if (op % 97 == 0)
+      for (auto &[addr, t] : live) {
+        dep_entry *e = d.find(addr);
+        ASSERT_NE(e, nullptr) << "live entry lost at op " << op;
+        ASSERT_EQ(e->cur_one, t);
+        ASSERT_EQ(t->engine_data, 1u);
+      }
+  }
+  // The table holds the live entries plus retired ones not yet collected:
+  // each insertion collects two of the oldest, so retired entries cannot
+  // pile up beyond the live ones and the log's slack.
+  EXPECT_GE(d.size(), live.size());
+  EXPECT_LE(d.size(), 2 * live.size() + 70);
+
+  for (auto &[addr, t] : live)
+    retire(t);
+  live.clear();
+  // Only retired entries now: new (retired at once) insertions collect them.
+  for (int i = 0; i < 1000 + ops; ++i) {
+    next_addr += 8;
+    retire(place(d, next_addr));
+  }
+  EXPECT_LE(d.size(), 70u);
+  d.clear(*w_);
+  EXPECT_EQ(d.size(), 0u);
+}
+
+} // namespace
+} // namespace weft
