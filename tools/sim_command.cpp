@@ -78,7 +78,7 @@ int run_sim(const sim_options &o) {
     wants_sw |= n == "sw";
   }
   if (wants_sw && !params.has("calibration"))
-    params.set("calibration", prefix_dir() + "/results/calibration.json");
+    params.set("calibration", "calibration.json"); // weft calibrate's default
   std::vector<std::unique_ptr<sim::model>> models;
   for (const std::string &n : names)
     models.push_back(sim::make_model(n, params));
@@ -90,12 +90,13 @@ int run_sim(const sim_options &o) {
   if (o.span == "tasks")
     sim::trim_serial_ends(g);
 
-  std::string dir = o.out.empty() ? prefix_dir() + "/results" : o.out;
+  std::string dir = o.out.empty() ? "." : o.out;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec)
     throw sim::error("--out " + dir + ": cannot create: " + ec.message());
-  std::string stem = dir + "/sim-" + base_name(o.trace);
+  std::string stem =
+      (std::filesystem::path(dir) / ("sim-" + base_name(o.trace))).string();
   std::string csv = stem + ".csv", png = stem + ".png";
 
   uint64_t per_run = g.tasks.size();
@@ -162,9 +163,9 @@ command add_sim_command(CLI::App &app) {
                   "their first task or region and after their last wait; "
                   "program: replay all of it")
       ->check(CLI::IsMember({"tasks", "program"}));
-  sub->add_option("--out", so->out,
-                  "directory of the CSV and the plot (default: "
-                  "<build>/results)");
+  sub->add_option("-o,--out", so->out,
+                  "folder for the CSV and the plot, created if needed "
+                  "(default: the current folder)");
   return {sub, [so] {
             try {
               return run_sim(*so);
