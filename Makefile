@@ -1,5 +1,5 @@
 # weft — the commands a newcomer needs: `make demo` and `make test`.
-.PHONY: all build deps test test-release test-tsan bench demo asan clean format format-check
+.PHONY: all build deps install package test test-release test-tsan bench demo asan clean format format-check
 
 all: build
 
