@@ -10,6 +10,16 @@ build: deps
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release
 
+# Installs the library, headers, the weft command, the CMake package and
+# weft.pc under PREFIX (docs/getting-started.md).
+PREFIX ?= /usr/local
+install: build
+	@cmake --install build --prefix $(PREFIX)
+
+# build/weft_<version>_amd64.deb (CPack).
+package: build
+	@cd build && cpack -G DEB
+
 # Every file formatted as .clang-format says, every test in the release
 # build, then the ThreadSanitizer set (label "tsan").
 test: format-check test-release test-tsan
