@@ -1,10 +1,24 @@
 #include "region_space.hpp"
 
+#include "../base/env.hpp"
 #include "../base/error.hpp"
+
+#include <cstring>
 
 namespace weft::regions {
 
 region_space::region_space() {
+  // The scheduler tree is a later slice: say so rather than run flat while
+  // the program asked for a tree.
+  if (const char *v = env::get("WEFT_SCHEDULERS"); v && std::strcmp(v, "flat"))
+    fatal("WEFT_SCHEDULERS=%s: hierarchical schedulers are not implemented "
+          "yet (issue 12); only 'flat' is",
+          v);
+  if (const char *v = env::get("WEFT_SCHED_BIAS"))
+    fatal("WEFT_SCHED_BIAS=%s: the locality/load-balance score belongs to "
+          "the hierarchical schedulers, which are not implemented yet "
+          "(issue 12)",
+          v);
   root_.is_region = true;
   root_.id = WEFT_ROOT_REGION;
   table_.push_back(&root_);
