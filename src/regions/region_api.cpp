@@ -158,10 +158,8 @@ constexpr int kKnownTypeBits =
 
 // Checks the arguments, builds the task and enqueues it. On error nothing is
 // enqueued and t is destroyed.
-int submit(const char *call, rtask &cur, rtask *t, const int *types,
-           ready_list &ready) {
-  region_space &sp = region_space::get();
-  lock_guard lk(sp.lock());
+int check_and_enqueue(region_space &sp, const char *call, rtask &cur, rtask *t,
+                      const int *types, ready_list &ready) {
   int k = 0;
   for (int i = 0; i < t->nargs; ++i) {
     int ty = types[i];
@@ -236,6 +234,20 @@ int submit(const char *call, rtask &cur, rtask *t, const int *types,
   }
   sp.enqueue(*t, ready);
   return WEFT_OK;
+}
+
+int submit(const char *call, rtask &cur, rtask *t, const int *types,
+           ready_list &ready) {
+  region_space &sp = region_space::get();
+  lock_guard lk(sp.lock());
+  int rc = check_and_enqueue(sp, call, cur, t, types, ready);
+  if (rc != WEFT_OK) // object nodes made for the rejected task go again
+    for (int i = 0; i < t->nargs; ++i)
+      if (!(types[i] & (WEFT_ARG_SAFE | WEFT_ARG_REGION)))
+        if (object_ref ref = sp.find_object(t->args[i]); ref.s)
+          if (object_node *n = region_space::existing_node(ref))
+            sp.drop_if_unused(*n);
+  return rc;
 }
 
 int check_arrays(const char *call, int nargs, void *const *args,

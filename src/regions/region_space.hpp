@@ -157,6 +157,10 @@ public:
   // t finished (or a waiter resumed): remove its entries.
   void release(rtask &t, ready_list &ready);
 
+  // Deletes n if it is an object node no task uses (idle, nothing on its
+  // way to it, nothing to report).
+  void drop_if_unused(node &n);
+
   uint64_t live_regions() const { return live_regions_; }
 
 private:
@@ -167,7 +171,6 @@ private:
   void move_down(node &n, entry &e, ready_list &ready);
   void settle(node *n, ready_list &ready);
   void grant(entry &e, ready_list &ready);
-  void maybe_drop_object(node &n);
 
   // One level of process()'s scan per open block: the entries of a block
   // are siblings (children of the block owner's task, or unrelated tasks at
