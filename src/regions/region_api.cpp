@@ -148,9 +148,9 @@ void run_rtask(void *p) {
   if (weft_taskwait() == WEFT_ETASK && !exc)
     exc = take_pending_exception();
   tl_rtask = prev;
+  if (exc)
+    region_space::get().record_exception(std::move(exc));
   finish(t);
-  if (exc) // to the core's exception path (see docs/regions.md)
-    std::rethrow_exception(exc);
 }
 
 constexpr int kKnownTypeBits =
@@ -527,6 +527,11 @@ int weft_wait(void *const *args, const int *types, int nargs) {
   }
   destroy_rtask(t);
   launch(ready);
+  if (std::exception_ptr e = region_space::get().take_exception()) {
+    set_pending_exception(std::move(e));
+    return set_error(WEFT_ETASK,
+                     "weft_wait: a region task threw a C++ exception");
+  }
   return WEFT_OK;
 }
 

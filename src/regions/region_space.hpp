@@ -25,6 +25,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <mutex>
 #include <vector>
 
@@ -161,6 +162,11 @@ public:
   // way to it, nothing to report).
   void drop_if_unused(node &n);
 
+  // The first exception a region task threw and no weft_wait has reported
+  // yet (any thread). One never reported is printed at exit.
+  void record_exception(std::exception_ptr e);
+  std::exception_ptr take_exception();
+
   uint64_t live_regions() const { return live_regions_; }
 
 private:
@@ -182,6 +188,7 @@ private:
     bool stopped;
   };
   std::vector<scan_level> scan_stack_;
+  std::atomic<std::exception_ptr *> exc_{nullptr};
   std::mutex lock_;
   region_allocator alloc_;
   region root_;
