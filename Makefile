@@ -41,6 +41,7 @@ bench: build
 	@python3 bench/run_micro.py --build build
 	@python3 bench/run_gomp.py --build build
 	@python3 bench/run_engines.py --build build
+	@python3 bench/run_places.py --build build
 
 # The main job: the papers' applications under weft, libgomp and LLVM libomp
 # (unmodified gcc -fopenmp binaries), two of them traced and simulated on
@@ -52,6 +53,7 @@ demo: build
 	@python3 bench/run_micro.py --build build --quick
 	@python3 bench/run_gomp.py --build build --quick
 	@python3 bench/run_engines.py --build build --quick --threads 2
+	@python3 bench/run_places.py --build build --quick --reps 3
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.hpp' '*.h' '*.c')
