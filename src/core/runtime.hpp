@@ -163,8 +163,11 @@ template <class Cond> void worker::sleep_unless(Cond cond) {
 }
 
 // A submit answered "full" with no other work to run: spin, yield, then
-// serialize the task (submit_result::serialize).
-inline constexpr backoff_policy kFullBackoff{63, 256};
+// serialize the task (submit_result::serialize). Few yields: on a loaded
+// machine each one can give away a whole time slice, and a deep recursion
+// with dependences under a tiny unit comes here for most of its tasks
+// (docs/engines.md, "Serialized tasks").
+inline constexpr backoff_policy kFullBackoff{63, 8};
 
 // A worker with nothing to run while it waits: spin briefly (cheap to
 // resume), yield (other threads may need this core when oversubscribed),

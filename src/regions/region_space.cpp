@@ -1,0 +1,99 @@
+#include "region_space.hpp"
+
+#include "../base/error.hpp"
+
+namespace weft::regions {
+
+region_space::region_space() {
+  root_.is_region = true;
+  root_.id = WEFT_ROOT_REGION;
+  table_.push_back(&root_);
+  live_regions_ = 1;
+  // The program's main code holds the root region for writing, for ever.
+  root_entry_.task = &root_task_;
+  root_entry_.at = root_entry_.start = root_entry_.target = &root_;
+  root_entry_.last_desc = &root_entry_;
+  root_entry_.rw = true;
+  root_entry_.granted = true;
+  root_.head = root_.tail = &root_entry_;
+  root_task_.entries = &root_entry_;
+  root_task_.nentries = 1;
+}
+
+region_space::~region_space() = default;
+
+region_space &region_space::get() {
+  // Never destroyed: tasks and atexit handlers may use regions until exit.
+  static region_space *s = new region_space;
+  return *s;
+}
+
+region *region_space::find_region(weft_rid id, const char *call,
+                                  const char *what) {
+  if (id >= table_.size()) {
+    set_error(WEFT_EINVAL, "%s: %s is region %u, which was never allocated",
+              call, what, id);
+    return nullptr;
+  }
+  region *r = table_[id];
+  if (!r)
+    set_error(WEFT_EINVAL, "%s: %s is region %u, which was freed", call, what,
+              id);
+  return r;
+}
+
+region *region_space::new_region(region &parent, int level_hint) {
+  auto *r = new region;
+  r->is_region = true;
+  r->parent = &parent;
+  r->depth = parent.depth + 1;
+  r->level_hint = level_hint;
+  r->id = weft_rid(table_.size());
+  table_.push_back(r);
+  r->next_sibling = parent.first_child;
+  if (parent.first_child)
+    parent.first_child->prev_sibling = r;
+  parent.first_child = r;
+  ++live_regions_;
+  return r;
+}
+
+void region_space::delete_region(region &r) {
+  while (region *c = r.first_child)
+    delete_region(*c);
+  alloc_.release_all(r);
+  auto &parent = static_cast<region &>(*r.parent);
+  if (r.prev_sibling)
+    r.prev_sibling->next_sibling = r.next_sibling;
+  else
+    parent.first_child = r.next_sibling;
+  if (r.next_sibling)
+    r.next_sibling->prev_sibling = r.prev_sibling;
+  table_[r.id] = nullptr;
+  --live_regions_;
+  delete &r;
+}
+
+void region_space::free_object(const object_ref &ref) { alloc_.free(ref); }
+
+object_node &region_space::object_node_of(const object_ref &ref) {
+  object_node *&n = ref.s->slots[ref.index].node;
+  if (!n) {
+    n = new object_node;
+    n->parent = ref.s->owner;
+    n->depth = ref.s->owner->depth + 1;
+    n->s = ref.s;
+    n->index = ref.index;
+  }
+  return *n;
+}
+
+entry *region_space::holder_of(rtask &t, node &n) {
+  for (node *x = &n; x; x = x->parent)
+    for (int i = 0; i < t.nentries; ++i)
+      if (t.entries[i].target == x && t.entries[i].granted)
+        return &t.entries[i];
+  return nullptr;
+}
+
+} // namespace weft::regions
