@@ -230,9 +230,13 @@ concept registered = requires {
 
 /// A new T in p's arena, constructed from args (braces: aggregates work).
 /// Objects made this way live as long as the places.
+/// Members not given are value-initialised (zero).
 template <registered T, class... A> T *make(place p, A &&...args) {
   void *mem = detail::alloc_object(p.id, type_registration<T>::id, sizeof(T));
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
   return ::new (mem) T{std::forward<A>(args)...};
+#pragma GCC diagnostic pop
 }
 
 /// A zero-filled array of n elements with its store in p's arena.

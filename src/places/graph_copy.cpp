@@ -6,6 +6,7 @@
 #include "place_set.hpp"
 #include "type_registry.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cinttypes>
@@ -176,6 +177,25 @@ private:
 
 } // namespace
 
+// memcpy for the copy's bulk moves. glibc copies 4 KiB - 4 MiB with rep
+// movsb, which runs over 10x slower on this machine when the destination is
+// less than 64 bytes past the source modulo 4 KiB (measured); such copies go
+// in pieces of 2 KiB, which take glibc's vector loop instead.
+void bulk_copy(void *dst, const void *src, std::size_t n) {
+  constexpr std::size_t kPiece = 2048, kLarge = std::size_t(4) << 20;
+  auto dist = (reinterpret_cast<std::uintptr_t>(dst) -
+               reinterpret_cast<std::uintptr_t>(src)) &
+              4095;
+  if (n <= kPiece || n >= kLarge || dist == 0 || dist >= 64) {
+    std::memcpy(dst, src, n);
+    return;
+  }
+  auto *d = static_cast<char *>(dst);
+  const auto *s = static_cast<const char *>(src);
+  for (std::size_t o = 0; o < n; o += kPiece)
+    std::memcpy(d + o, s + o, std::min(kPiece, n - o));
+}
+
 // The measure pass (NEMESYS 4.4.2): iterative, an explicit stack of
 // outstanding objects and visited marks; validates every object, pointer and
 // array on the way.
@@ -295,7 +315,7 @@ void *copy_by_pointer_reversal(const char *call, const void *root,
       const segment &s = t.segments[seg];
       switch (s.kind) {
       case detail::kWordData:
-        std::memcpy(dst + s.word, src + s.word, 8 * std::size_t(s.words));
+        bulk_copy(dst + s.word, src + s.word, 8 * std::size_t(s.words));
         break;
       case detail::kWordTransient:
         std::memset(dst + s.word, 0, 8 * std::size_t(s.words));
@@ -334,7 +354,7 @@ void *copy_by_pointer_reversal(const char *call, const void *root,
           dst[s.word + 1] = d[1];
           dst[s.word + 2] = d[2];
           if (s.elem == detail::kWordData) {
-            std::memcpy(store, reinterpret_cast<const void *>(d[0]), d[2]);
+            bulk_copy(store, reinterpret_cast<const void *>(d[0]), d[2]);
             break;
           }
         }
@@ -460,7 +480,7 @@ void *copy_graph(const char *call, int p, const void *root,
       try {
         void *rm =
             places::copy_into(call, root, g, mid, buf - mid, nullptr, opt.map);
-        std::memcpy(buf, mid, g.bytes);
+        places::bulk_copy(buf, mid, g.bytes);
         dst.mark_blocks(buf, g.bytes);
         r = static_cast<char *>(rm) + (buf - mid);
       } catch (...) {

@@ -14,6 +14,16 @@
 #include <stdexcept>
 #include <vector>
 
+// The worked example of docs/places.md.
+struct city {
+  long id;
+  weft::array<double> temps;
+  weft::array<city *> roads;
+  city *capital;
+  weft::transient<void *> cache;
+};
+WEFT_TYPE(city, &city::temps, &city::roads, &city::capital, &city::cache);
+
 namespace {
 
 using pt::fnode;
@@ -152,6 +162,37 @@ TEST(At, ManyConcurrentCopiesOfOneSharedGraph) {
   for (auto &f : fs)
     EXPECT_EQ(f.get(), objects);
   EXPECT_EQ(before, pt::snapshot(g));
+}
+
+TEST(At, DocsExample) {
+  weft::place home{0}, there{1};
+  city *a = weft::make<city>(home, 1), *b = weft::make<city>(home, 2);
+  a->temps = weft::make_array<double>(home, 365);
+  a->roads = weft::make_array<city *>(home, 2);
+  a->roads[0] = b;
+  a->roads[1] = a;
+  a->capital = b;
+  b->capital = b;
+  a->cache.value = a;
+  long roads = weft::at(there, a, [](city *c) {
+    EXPECT_EQ(c->cache.value, nullptr);
+    EXPECT_EQ(c->roads[1], c);
+    EXPECT_EQ(c->roads[0]->capital, c->roads[0]);
+    return long(c->roads.size() + (c->capital == c->roads[0]));
+  });
+  EXPECT_EQ(roads, 3);
+  weft::graph<city> back = weft::at(there, a, [](city *c) {
+    return weft::make<city>(weft::here(), c->id * 10);
+  });
+  EXPECT_EQ(back->id, 10);
+  EXPECT_EQ(back.where().id, 0);
+  std::vector<weft::future<long>> fs;
+  weft::finish([&] {
+    for (int i = 0; i < 8; ++i)
+      fs.push_back(weft::async_at(there, a, [](city *c) { return c->id; }));
+  });
+  for (auto &f : fs)
+    EXPECT_EQ(f.get(), 1);
 }
 
 TEST(At, ExceptionReachesTheCaller) {
