@@ -1,6 +1,6 @@
 #include "hwse_rtl_engine.hpp"
 
-#include "../../core/error.hpp"
+#include "../../base/error.hpp"
 #include "../../core/task_pool.hpp"
 #include "../hwse/hwse_cost_model.hpp"
 #include "hwse_rtl_port.hpp"
