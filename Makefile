@@ -1,5 +1,5 @@
 # weft — the commands a newcomer needs: `make demo` and `make test`.
-.PHONY: all build deps test test-release test-tsan bench demo asan clean format format-check
+.PHONY: all build deps install package test test-release test-tsan bench demo asan clean format format-check
 
 all: build
 
@@ -9,6 +9,16 @@ deps:
 build: deps
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release
+
+# Installs the library, headers, the weft command, the CMake package and
+# weft.pc under PREFIX (docs/getting-started.md).
+PREFIX ?= /usr/local
+install: build
+	@cmake --install build --prefix $(PREFIX)
+
+# build/weft_<version>_amd64.deb (CPack).
+package: build
+	@cd build && cpack -G DEB
 
 # Every file formatted as .clang-format says, every test in the release
 # build, then the ThreadSanitizer set (label "tsan").

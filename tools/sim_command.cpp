@@ -86,7 +86,14 @@ int run_sim(const sim_options &o) {
   std::unique_ptr<sim::model> ideal = sim::make_model("ideal", none);
   params.check_all_used(all);
 
+  // Reading and building the graph of a large trace takes seconds: say so
+  // on a terminal, then clear the line.
+  bool tty = isatty(2) != 0;
+  if (tty)
+    std::fprintf(stderr, "weft sim: reading %s", o.trace.c_str());
   trace::task_graph g = trace::build_graph(trace::read(o.trace));
+  if (tty)
+    std::fprintf(stderr, "\r%*s\r", static_cast<int>(o.trace.size() + 18), "");
   if (o.span == "tasks")
     sim::trim_serial_ends(g);
 

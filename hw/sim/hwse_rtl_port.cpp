@@ -38,12 +38,17 @@ public:
     m_->req_write_i = write;
     m_->req_addr_i = addr;
     m_->req_wdata_i = wdata;
-    m_->eval();
+    // req_ready_o is a register's output: the last evaluation holds it.
     uint32_t n = 0;
     while (!m_->req_ready_o)
       step(n);
-    step(n); // taken on this edge
+    // The edge that takes it; the request is withdrawn before the falling
+    // edge is evaluated (two evaluations per cycle, none in between).
+    count(n);
+    m_->clk_i = 1;
+    m_->eval();
     m_->req_valid_i = 0;
+    m_->clk_i = 0;
     m_->eval();
     while (!m_->rsp_valid_o)
       step(n);
@@ -53,15 +58,18 @@ public:
   unsigned fifo_depth() const override { return depth_; }
 
 private:
-  void step(uint32_t &n) {
+  void count(uint32_t &n) {
     if (++n > kMaxCycles)
       die("the unit did not answer an access within this many cycles",
           kMaxCycles);
+    ++cycles_;
+  }
+  void step(uint32_t &n) {
+    count(n);
     m_->clk_i = 1;
     m_->eval();
     m_->clk_i = 0;
     m_->eval();
-    ++cycles_;
   }
 
   VerilatedContext ctx_;

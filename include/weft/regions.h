@@ -96,7 +96,9 @@ WEFT_API int weft_rspawn(weft_args_fn fn, int nargs, void *const *args,
 /* Suspend the calling task (running other tasks meanwhile) until every
  * argument it delegated to children is back with the requested access:
  * the children spawned earlier that touch them have finished. Arguments as
- * weft_rspawn's (SAFE ones are ignored). */
+ * weft_rspawn's (SAFE ones are ignored). Returns WEFT_ETASK when a region
+ * task (any, not only those waited for) threw a C++ exception that no wait
+ * reported yet; the C++ weft::wait rethrows it. */
 WEFT_API int weft_wait(void *const *args, const int *types, int nargs);
 
 #ifdef __cplusplus

@@ -148,9 +148,9 @@ void run_rtask(void *p) {
   if (weft_taskwait() == WEFT_ETASK && !exc)
     exc = take_pending_exception();
   tl_rtask = prev;
+  if (exc)
+    region_space::get().record_exception(std::move(exc));
   finish(t);
-  if (exc) // to the core's exception path (see docs/regions.md)
-    std::rethrow_exception(exc);
 }
 
 constexpr int kKnownTypeBits =
@@ -158,10 +158,8 @@ constexpr int kKnownTypeBits =
 
 // Checks the arguments, builds the task and enqueues it. On error nothing is
 // enqueued and t is destroyed.
-int submit(const char *call, rtask &cur, rtask *t, const int *types,
-           ready_list &ready) {
-  region_space &sp = region_space::get();
-  lock_guard lk(sp.lock());
+int check_and_enqueue(region_space &sp, const char *call, rtask &cur, rtask *t,
+                      const int *types, ready_list &ready) {
   int k = 0;
   for (int i = 0; i < t->nargs; ++i) {
     int ty = types[i];
@@ -236,6 +234,20 @@ int submit(const char *call, rtask &cur, rtask *t, const int *types,
   }
   sp.enqueue(*t, ready);
   return WEFT_OK;
+}
+
+int submit(const char *call, rtask &cur, rtask *t, const int *types,
+           ready_list &ready) {
+  region_space &sp = region_space::get();
+  lock_guard lk(sp.lock());
+  int rc = check_and_enqueue(sp, call, cur, t, types, ready);
+  if (rc != WEFT_OK) // object nodes made for the rejected task go again
+    for (int i = 0; i < t->nargs; ++i)
+      if (!(types[i] & (WEFT_ARG_SAFE | WEFT_ARG_REGION)))
+        if (object_ref ref = sp.find_object(t->args[i]); ref.s)
+          if (object_node *n = region_space::existing_node(ref))
+            sp.drop_if_unused(*n);
+  return rc;
 }
 
 int check_arrays(const char *call, int nargs, void *const *args,
@@ -515,6 +527,11 @@ int weft_wait(void *const *args, const int *types, int nargs) {
   }
   destroy_rtask(t);
   launch(ready);
+  if (std::exception_ptr e = region_space::get().take_exception()) {
+    set_pending_exception(std::move(e));
+    return set_error(WEFT_ETASK,
+                     "weft_wait: a region task threw a C++ exception");
+  }
   return WEFT_OK;
 }
 

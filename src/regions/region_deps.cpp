@@ -160,7 +160,7 @@ void region_space::settle(node *n, ready_list &ready) {
     node *p = n->parent;
     uint32_t rw = n->p_rw, ro = n->p_ro;
     n->p_rw = n->p_ro = 0;
-    maybe_drop_object(*n);
+    drop_if_unused(*n);
     if (rw == 0 && ro == 0)
       return;
     WEFT_CHECK(p->c_rw >= rw && p->c_ro >= ro,
@@ -171,7 +171,7 @@ void region_space::settle(node *n, ready_list &ready) {
   }
 }
 
-void region_space::maybe_drop_object(node &n) {
+void region_space::drop_if_unused(node &n) {
   if (n.is_region || !n.idle() || n.inbound != 0 || n.p_rw || n.p_ro)
     return;
   auto &o = static_cast<object_node &>(n);

@@ -1,10 +1,26 @@
 #include "region_space.hpp"
 
+#include "../base/env.hpp"
 #include "../base/error.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace weft::regions {
 
 region_space::region_space() {
+  // The scheduler tree is a later slice: say so rather than run flat while
+  // the program asked for a tree.
+  if (const char *v = env::get("WEFT_SCHEDULERS"); v && std::strcmp(v, "flat"))
+    fatal("WEFT_SCHEDULERS=%s: hierarchical schedulers are not implemented "
+          "yet (issue 12); only 'flat' is",
+          v);
+  if (const char *v = env::get("WEFT_SCHED_BIAS"))
+    fatal("WEFT_SCHED_BIAS=%s: the locality/load-balance score belongs to "
+          "the hierarchical schedulers, which are not implemented yet "
+          "(issue 12)",
+          v);
   root_.is_region = true;
   root_.id = WEFT_ROOT_REGION;
   table_.push_back(&root_);
@@ -22,10 +38,40 @@ region_space::region_space() {
 
 region_space::~region_space() = default;
 
+namespace {
+void report_unwaited_exception() {
+  if (region_space::get().take_exception())
+    std::fprintf(stderr, "weft: a region task threw a C++ exception that no "
+                         "weft_wait reported\n");
+}
+} // namespace
+
 region_space &region_space::get() {
   // Never destroyed: tasks and atexit handlers may use regions until exit.
-  static region_space *s = new region_space;
+  static region_space *s = [] {
+    auto *p = new region_space;
+    std::atexit(report_unwaited_exception);
+    return p;
+  }();
   return *s;
+}
+
+void region_space::record_exception(std::exception_ptr e) {
+  auto *p = new std::exception_ptr(std::move(e));
+  std::exception_ptr *expected = nullptr;
+  if (!exc_.compare_exchange_strong(expected, p, std::memory_order_acq_rel))
+    delete p; // the first one wins
+}
+
+std::exception_ptr region_space::take_exception() {
+  if (!exc_.load(std::memory_order_acquire))
+    return nullptr;
+  std::exception_ptr *p = exc_.exchange(nullptr, std::memory_order_acq_rel);
+  if (!p)
+    return nullptr;
+  std::exception_ptr e = std::move(*p);
+  delete p;
+  return e;
 }
 
 region *region_space::find_region(weft_rid id, const char *call,

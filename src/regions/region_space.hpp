@@ -25,6 +25,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <mutex>
 #include <vector>
 
@@ -157,6 +158,15 @@ public:
   // t finished (or a waiter resumed): remove its entries.
   void release(rtask &t, ready_list &ready);
 
+  // Deletes n if it is an object node no task uses (idle, nothing on its
+  // way to it, nothing to report).
+  void drop_if_unused(node &n);
+
+  // The first exception a region task threw and no weft_wait has reported
+  // yet (any thread). One never reported is printed at exit.
+  void record_exception(std::exception_ptr e);
+  std::exception_ptr take_exception();
+
   uint64_t live_regions() const { return live_regions_; }
 
 private:
@@ -167,7 +177,6 @@ private:
   void move_down(node &n, entry &e, ready_list &ready);
   void settle(node *n, ready_list &ready);
   void grant(entry &e, ready_list &ready);
-  void maybe_drop_object(node &n);
 
   // One level of process()'s scan per open block: the entries of a block
   // are siblings (children of the block owner's task, or unrelated tasks at
@@ -179,6 +188,7 @@ private:
     bool stopped;
   };
   std::vector<scan_level> scan_stack_;
+  std::atomic<std::exception_ptr *> exc_{nullptr};
   std::mutex lock_;
   region_allocator alloc_;
   region root_;

@@ -139,4 +139,23 @@ TEST(RegionSemantics, PlainTasksInsideARegionTask) {
   r.free();
 }
 
+// A region task's exception is reported by the next weft::wait (and the
+// arguments it held are released all the same).
+TEST(RegionSemantics, ExceptionReachesWait) {
+  weft::region r = weft::region::root().sub();
+  int *x = r.make<int>(0);
+  weft::spawn(weft::inout(weft::object(x)),
+              [] { throw std::runtime_error("boom in a region task"); });
+  weft::spawn(weft::inout(weft::object(x)), [x] { *x = 1; });
+  try {
+    weft::wait(weft::inout(r));
+    ADD_FAILURE() << "weft::wait did not rethrow";
+  } catch (const std::runtime_error &e) {
+    EXPECT_STREQ(e.what(), "boom in a region task");
+  }
+  EXPECT_EQ(*x, 1);
+  weft::wait(weft::inout(r)); // reported once
+  r.free();
+}
+
 } // namespace

@@ -1,8 +1,8 @@
 #include "hwse_rtl_engine.hpp"
 
-#include "../../base/error.hpp"
 #include "../../core/task_pool.hpp"
 #include "../hwse/hwse_cost_model.hpp"
+#include "base/error.hpp"
 #include "hwse_rtl_port.hpp"
 
 #include <algorithm>
