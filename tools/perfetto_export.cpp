@@ -326,7 +326,7 @@ private:
     if (!t.deps.empty())
       annotate(e, "deps", t.deps);
     if (t.flags)
-      annotate(e, "flags", flag_names(t.flags));
+      annotate(e, "flags", trace::flag_names(t.flags));
     w_.write(p);
     ++counts_.tasks;
     t.incoming = {};
@@ -359,19 +359,6 @@ private:
     t.table_children = {};
     if (!t.in_table || t.parent_gone)
       release(s);
-  }
-
-  static std::string flag_names(uint8_t f) {
-    std::string s;
-    auto add = [&](uint8_t bit, const char *n) {
-      if (f & bit)
-        s += s.empty() ? n : std::string(",") + n;
-    };
-    add(trace::flag_implicit, "implicit");
-    add(trace::flag_undeferred, "undeferred");
-    add(trace::flag_final, "final");
-    add(trace::flag_detach, "detach");
-    return s;
   }
 
   void on(const trace::record &r, const std::vector<trace::dependence> &deps) {

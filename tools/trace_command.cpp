@@ -107,19 +107,6 @@ json slice(const std::string &name, const char *cat, uint16_t tid,
           {"dur", us(end > begin ? end - begin : 0)}};
 }
 
-std::string flag_names(uint8_t f) {
-  std::string s;
-  auto add = [&](uint8_t bit, const char *n) {
-    if (f & bit)
-      s += s.empty() ? n : std::string(",") + n;
-  };
-  add(trace::flag_implicit, "implicit");
-  add(trace::flag_undeferred, "undeferred");
-  add(trace::flag_final, "final");
-  add(trace::flag_detach, "detach");
-  return s;
-}
-
 json chrome(const loaded &l) {
   const trace::trace_data &d = l.data;
   const trace::task_graph &g = l.graph;
@@ -157,7 +144,7 @@ json chrome(const loaded &l) {
         {"creator_thread", n.creator_thread},
         {"deps", deps}};
     if (n.flags)
-      s["args"]["flags"] = flag_names(n.flags);
+      s["args"]["flags"] = trace::flag_names(n.flags);
     ev.push_back(std::move(s));
   }
 

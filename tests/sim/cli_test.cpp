@@ -1,5 +1,6 @@
 // `weft sim` on the command line: its CSV for a small trace, and an error
 // naming the value for each kind of bad input.
+#include "run_command.hpp"
 #include "trace_builder.hpp"
 
 #include <gtest/gtest.h>
@@ -17,22 +18,11 @@ namespace wt = weft::trace;
 
 namespace {
 
-struct outcome {
-  int status;
-  std::string output; // stdout and stderr
-};
+using outcome = weft::trace_test::command_result;
 
 // Runs `weft sim args` after `prefix` (e.g. "cd DIR && ").
 outcome weft_sim(const std::string &args, const std::string &prefix = "") {
-  std::string cmd = prefix + WEFT_CLI + " sim " + args + " 2>&1";
-  FILE *p = popen(cmd.c_str(), "r");
-  EXPECT_NE(p, nullptr);
-  std::string out;
-  char buf[512];
-  while (p && fgets(buf, sizeof buf, p))
-    out += buf;
-  int st = p ? pclose(p) : -1;
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+  return weft::trace_test::run_command(prefix + WEFT_CLI + " sim " + args);
 }
 
 class SimCli : public ::testing::Test {

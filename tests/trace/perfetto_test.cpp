@@ -6,6 +6,7 @@
 // it is.
 #include "perfetto_trace.pb.h"
 
+#include "run_command.hpp"
 #include "trace/trace_file.hpp"
 #include "trace/trace_graph.hpp"
 
@@ -26,23 +27,9 @@ namespace {
 using namespace weft;
 namespace pb = perfetto::protos;
 
-struct result {
-  int status;
-  std::string output;
-};
+using result = trace_test::command_result;
 
-result run(const std::string &cmd) {
-  std::string out;
-  FILE *p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p)
-    return {-1, "popen failed"};
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-    out.append(buf, n);
-  int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+result run(const std::string &cmd) { return trace_test::run_command(cmd); }
 
 std::string temp_path(const std::string &tag) {
   return testing::TempDir() + "weft_perfetto_" + tag + "_" +

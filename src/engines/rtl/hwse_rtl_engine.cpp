@@ -1,6 +1,7 @@
 #include "hwse_rtl_engine.hpp"
 
 #include "../../core/task_pool.hpp"
+#include "../hwse/hwse_bin_allocator.hpp"
 #include "../hwse/hwse_cost_model.hpp"
 #include "base/error.hpp"
 #include "hwse_rtl_port.hpp"
@@ -17,6 +18,10 @@
 
 namespace weft::hwse_rtl {
 namespace {
+
+using hwse::bin_word1;
+using hwse::free_mark;
+using hwse::set_bin_word1;
 
 using hwse::primitive;
 
@@ -44,21 +49,6 @@ constexpr std::array<names, hwse::kPrimitiveKinds> kNames = {{
     {"hwse_rtl.heap.init", "hwse_rtl.heap.init.rtl_cycles",
      "hwse_rtl.heap.init.model_cycles"},
 }};
-
-// A free bin's second word (the first links the overflow list), as the
-// model marks it.
-constexpr uint64_t kFreeMark = 0x6877736566726565;
-uint64_t mark_of(const void *b) {
-  return kFreeMark ^ reinterpret_cast<uintptr_t>(b);
-}
-uint64_t word1(const void *b) {
-  uint64_t w;
-  std::memcpy(&w, static_cast<const char *>(b) + 8, sizeof w);
-  return w;
-}
-void set_word1(void *b, uint64_t w) {
-  std::memcpy(static_cast<char *>(b) + 8, &w, sizeof w);
-}
 
 // The END register a thread writes: a small id per thread, modulo the
 // unit's per-thread registers.
@@ -352,7 +342,7 @@ private:
       const uint32_t i = index_of(p, "ALLOC answered");
       if (uint64_t(i) * kBlockSize >= fresh_end_) {
         fresh_end_ = (uint64_t(i) + 1) * kBlockSize; // a fresh bin
-      } else if (word1(p) != mark_of(p)) {
+      } else if (bin_word1(p) != free_mark(p)) {
         fatal("hwse-rtl: memory bin %u (%p) came from the FIFO but is not "
               "marked free (written after its free, or handed out twice)",
               i, p);
@@ -364,7 +354,7 @@ private:
       bump(exhausted_, 1);
       return nullptr;
     }
-    set_word1(p, 0);
+    set_bin_word1(p, 0);
     return p;
   }
 
@@ -374,11 +364,11 @@ private:
       fatal("hwse-rtl: free of memory bin %u (%p), which was never handed "
             "out",
             i, p);
-    if (word1(p) == mark_of(p))
+    if (bin_word1(p) == free_mark(p))
       fatal("hwse-rtl: free of memory bin %u (%p), which is not in use "
             "(freed twice?)",
             i, p);
-    set_word1(p, mark_of(p));
+    set_bin_word1(p, free_mark(p));
     begin(primitive::free);
     const response f = port_->write(kFree, reinterpret_cast<uint64_t>(p));
     expect_ok(f, "FREE");
