@@ -303,6 +303,17 @@ void *copy_by_pointer_reversal(const char *call, const void *root,
   void *root_copy = od;
   map.insert(reinterpret_cast<std::uintptr_t>(o),
              reinterpret_cast<std::uintptr_t>(od));
+  // The second half of Advance: p's copy becomes the current object,
+  // linked back to the one whose resume point the caller has just saved.
+  auto descend = [&](const void *p) {
+    char *pd = create(p);
+    map.insert(reinterpret_cast<std::uintptr_t>(p),
+               reinterpret_cast<std::uintptr_t>(pd));
+    header_of(pd)->parent_src = reinterpret_cast<std::uintptr_t>(o);
+    header_of(pd)->parent_dst = reinterpret_cast<std::uintptr_t>(od);
+    o = static_cast<const char *>(p);
+    od = pd;
+  };
   std::size_t seg = 0;
   std::uint64_t i = 0;
   for (;;) {
@@ -332,13 +343,7 @@ void *copy_by_pointer_reversal(const char *call, const void *root,
         }
         // Advance(o, od, p, seg, -)
         header_of(od)->offset = seg;
-        char *pd = create(p);
-        map.insert(reinterpret_cast<std::uintptr_t>(p),
-                   reinterpret_cast<std::uintptr_t>(pd));
-        header_of(pd)->parent_src = reinterpret_cast<std::uintptr_t>(o);
-        header_of(pd)->parent_dst = reinterpret_cast<std::uintptr_t>(od);
-        o = static_cast<const char *>(p);
-        od = pd;
+        descend(p);
         advanced = true;
         break;
       }
@@ -377,13 +382,7 @@ void *copy_by_pointer_reversal(const char *call, const void *root,
           // Advance(o, od, p, seg, i)
           header_of(od)->offset = seg;
           header_of(od)->index = i;
-          char *pd = create(p);
-          map.insert(reinterpret_cast<std::uintptr_t>(p),
-                     reinterpret_cast<std::uintptr_t>(pd));
-          header_of(pd)->parent_src = reinterpret_cast<std::uintptr_t>(o);
-          header_of(pd)->parent_dst = reinterpret_cast<std::uintptr_t>(od);
-          o = static_cast<const char *>(p);
-          od = pd;
+          descend(p);
           advanced = true;
           break;
         }
