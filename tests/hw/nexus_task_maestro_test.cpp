@@ -228,6 +228,48 @@ TEST(NexusTaskMaestro, SetConflictBlocks) {
   EXPECT_EQ(ids(b.got), std::vector<uint32_t>{2}); // the entry freed, reused
 }
 
+// The paper's emptytask pattern: a chain of tasks, each reading its
+// predecessor's address and writing its own (2 dependences). Every task but
+// the first waits in one Kick-Off List; each finish kicks off the next.
+// The RTL's cycles per operation are fixed by its FSM (docs/engines.md,
+// "nexus-rtl"): 21 per insertion and 21 per finish with a kick-off.
+TEST(NexusTaskMaestro, EmptytaskChainCycles) {
+  pair_bench b(nexus_rtl::kTableI);
+  constexpr uint32_t kTasks = 500;
+  for (uint32_t i = 0; i < kTasks; ++i) {
+    spec sp{1, {{0x100000 + 8 * uint64_t(i), out}}, false};
+    if (i > 0)
+      sp.params.push_back({0x100000 + 8 * uint64_t(i - 1), in});
+    ASSERT_FALSE(b.insert(b.new_task(), sp));
+  }
+  const nexus_rtl::counters after_insert = b.rtl->stats();
+  for (uint32_t i = 0; i < kTasks; ++i) {
+    b.finish(i, nullptr, nullptr);
+    if (i + 1 < kTasks) {
+      ASSERT_EQ(ids(b.got), std::vector<uint32_t>{i + 1});
+    }
+  }
+  const nexus_rtl::counters k = b.rtl->stats();
+  const double ins = double(after_insert.insert_cycles) / kTasks,
+               fin = double(k.finish_cycles) / kTasks;
+  std::printf("emptytask chain: RTL %.2f cycles per insert (model %.2f), "
+              "%.2f per finish (model %.2f), %.2f per task (model %.2f)\n",
+              ins, double(b.model_insert) / kTasks, fin,
+              double(b.model_finish) / kTasks, ins + fin,
+              double(b.model_insert + b.model_finish) / kTasks);
+  EXPECT_EQ(after_insert.blocked_cycles, 0u);
+  // Insert: header 1 + words n + pool check 1 + n x (check lookup 3) +
+  // allocation 1 + n x (lookup 3, write 1) + 1 table-busy cycle between
+  // placements + header / count write 1 (+ Ready FIFO word 1 if ready):
+  // 13 for the first task (1 parameter, ready), 21 for the others.
+  EXPECT_EQ(after_insert.insert_cycles, 13u + (kTasks - 1) * 21u);
+  // Finish: header 2 + n x (parameter read 2, lookup 3, write-back 1,
+  // next 1) + kick-off 4 (front, count, Ready FIFO word, next) + entry
+  // release 1: 14 for the first, 21 for the middle ones, 17 for the last
+  // (nobody to kick off).
+  EXPECT_EQ(k.finish_cycles, 14u + (kTasks - 2) * 21u + 17u);
+}
+
 // Random task graphs: 0-15 dependences over a few addresses (some crowding
 // one set), two domain tags, waiters, finishes of random running tasks.
 void random_stream(const nexus_rtl::sizes &s, uint64_t seed, int steps,
