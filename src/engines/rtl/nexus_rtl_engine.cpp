@@ -6,6 +6,7 @@
 #include "../nexus/nexus_task_maestro.hpp"
 #include "base/error.hpp"
 #include "nexus_rtl_port.hpp"
+#include "rtl_fork_guard.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -177,6 +178,7 @@ private:
   }
 
   void queue(request r) {
+    fork_.check("nexus-rtl");
     {
       std::lock_guard<std::mutex> g(lock_);
       queue_.push_back(r);
@@ -201,6 +203,7 @@ private:
   void run_batch(std::vector<request> &batch);
 
   nexus_config cfg_;
+  rtl::fork_guard fork_;
   nexus_domains domains_;
   nexus_task_maestro unit_; // the functional model
   std::unique_ptr<nexus_rtl::port> rtl_;
