@@ -3,8 +3,8 @@
 // Chrome trace-event JSON for Perfetto / chrome://tracing.
 #include "commands.hpp"
 
-#include "trace/trace_file.hpp"
-#include "trace/trace_graph.hpp"
+#include "trace/read/trace_graph.hpp"
+#include "trace/read/trace_reader.hpp"
 
 #include <nlohmann/json.hpp>
 

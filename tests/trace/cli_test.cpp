@@ -1,8 +1,8 @@
 // `weft trace` and the OpenMP path: a gcc -fopenmp program under `weft run`
 // with WEFT_TRACE set; its trace through `weft trace summary` and
 // `weft trace export --chrome` (the JSON parsed back); bad input files.
-#include "trace/trace_file.hpp"
-#include "trace/trace_graph.hpp"
+#include "trace/read/trace_graph.hpp"
+#include "trace/read/trace_reader.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "trace/trace_graph.hpp"
+#include "trace/read/trace_graph.hpp"
 
 #include <algorithm>
 #include <unordered_map>

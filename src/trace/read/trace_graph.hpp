@@ -3,7 +3,7 @@
 // dependence edges between siblings. Used by `weft sim` and `weft trace`.
 #pragma once
 
-#include "trace/trace_file.hpp"
+#include "trace/read/trace_reader.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,5 +1,6 @@
-// Writing and reading trace files (trace_format.hpp). Errors throw
-// trace::error with the file name and, when reading, the byte offset.
+// Writing trace files (trace_format.hpp), the recording side of src/trace:
+// in libweft for the recorder, and used by tests that build traces. Errors
+// throw trace::error naming the file.
 #pragma once
 
 #include "trace/trace_format.hpp"
@@ -7,15 +8,9 @@
 #include <cstddef>
 #include <cstdio>
 #include <mutex>
-#include <stdexcept>
 #include <string>
-#include <vector>
 
 namespace weft::trace {
-
-struct error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // A header with magic, version and record size filled in.
 file_header make_header(const char *engine, const char *program,
@@ -41,25 +36,5 @@ private:
   std::mutex lock_;
   std::FILE *f_ = nullptr;
 };
-
-struct trace_data {
-  file_header header;
-  // Every record of every chunk, stably sorted by time: each thread's
-  // records keep their order, and dep records stay right after the record
-  // they belong to.
-  std::vector<record> records;
-};
-
-// Reads and checks a whole trace: magic, version, record size, chunk
-// headers, record kinds, and that every count is followed by its deps.
-trace_data read(const std::string &path);
-
-// The name of a record kind, dependence mode, wait, overhead or counter
-// ("task_create", "inout"...), for tools and messages.
-const char *name(kind k);
-const char *name(dep_mode m);
-const char *name(wait_kind w);
-const char *name(overhead_kind o);
-const char *name(counter_id c);
 
 } // namespace weft::trace
