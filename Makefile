@@ -1,5 +1,5 @@
 # weft — the commands a newcomer needs: `make demo` and `make test`.
-.PHONY: all build deps test test-release test-tsan bench demo asan clean format format-check
+.PHONY: all build deps install package test test-release test-tsan bench demo asan clean format format-check
 
 all: build
 
@@ -9,6 +9,16 @@ deps:
 build: deps
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release
+
+# Installs the library, headers, the weft command, the CMake package and
+# weft.pc under PREFIX (docs/getting-started.md).
+PREFIX ?= /usr/local
+install: build
+	@cmake --install build --prefix $(PREFIX)
+
+# build/weft_<version>_amd64.deb (CPack).
+package: build
+	@cd build && cpack -G DEB
 
 # Every file formatted as .clang-format says, every test in the release
 # build, then the ThreadSanitizer set (label "tsan").
@@ -44,6 +54,7 @@ bench: build
 	@python3 bench/run_micro.py --build build
 	@python3 bench/run_gomp.py --build build
 	@python3 bench/run_engines.py --build build
+	@python3 bench/run_places.py --build build
 
 # The main job: the papers' applications under weft, libgomp and LLVM libomp
 # (unmodified gcc -fopenmp binaries), two of them traced and simulated on
@@ -55,6 +66,7 @@ demo: build
 	@python3 bench/run_micro.py --build build --quick
 	@python3 bench/run_gomp.py --build build --quick
 	@python3 bench/run_engines.py --build build --quick --threads 2
+	@python3 bench/run_places.py --build build --quick --reps 3
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.hpp' '*.h' '*.c')

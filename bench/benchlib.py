@@ -220,11 +220,20 @@ PATTERNS = [("task-free", 0), ("task-free", 1), ("task-free", 15),
 # has seen (about 3 us/task at 20000 tasks, 12-16 us at 200000 with 15 deps on
 # 2 threads), so the capped number flatters libomp: the ratio is conservative.
 TASK_CAPS = {("libomp", "task-free", 15): (20000, 10000)}
+# StarPU costs 10-100 us per task on this machine (2 threads), and its
+# task-free 15 registers tasks x 15 data handles (untimed, but memory and
+# minutes), so it runs fewer tasks; its per-task cost does not fall with more.
+for _p, _d in PATTERNS:
+    TASK_CAPS[("starpu", _p, _d)] = (20000, 5000)
+TASK_CAPS[("starpu", "task-free", 15)] = (5000, 2000)
+
+# The peers with a native API, each its own binary (micro_<name>).
+NATIVE_PEERS = ("tbb", "starpu")
 
 
 class MicroRunner(Runner):
-    """Runs micro_weft (runtime weft) or micro_omp (libgomp, libomp) for one
-    configuration and checks its JSON record."""
+    """Runs micro_weft (runtime weft), micro_tbb, micro_starpu or micro_omp
+    (libgomp, libomp) for one configuration and checks its JSON record."""
 
     def __init__(self, args, binaries, libomp):
         super().__init__(args.timeout)
@@ -233,7 +242,8 @@ class MicroRunner(Runner):
         self.libomp = libomp
 
     def command(self, runtime, pattern, deps, threads, tasks):
-        exe = self.binaries["weft" if runtime == "weft" else "omp"]
+        exe = self.binaries[runtime if runtime in ("weft",) + NATIVE_PEERS
+                            else "omp"]
         cmd = [exe, "--pattern", pattern, "--deps", str(deps),
                "--tasks", str(tasks), "--reps", str(self.args.reps),
                "--threads", str(threads)]
@@ -241,8 +251,7 @@ class MicroRunner(Runner):
 
     def runtime_mismatch(self, runtime, rec):
         """Why the record names another runtime than the one asked for."""
-        return takeover_failure(runtime, rec, self.libomp,
-                                         "micro_omp")
+        return takeover_failure(runtime, rec, self.libomp, "micro_omp")
 
     def run(self, runtime, pattern, deps, threads):
         """One benchmark run; returns its JSON record or None (and records

@@ -118,16 +118,16 @@ def main():
                     "%8.2f" % table[model][c] if c in table[model] else
                     "%8s" % "-" for c in cores))
         if i == 0:
-            chrome = os.path.join(results, "trace-%s.json" % name)
-            if run([weft, "trace", "export", "--chrome", trace, "-o",
-                    chrome]) is None:
+            viewable = os.path.join(results, "trace-%s.perfetto-trace" % name)
+            if run([weft, "trace", "export", "--perfetto", trace, "-o",
+                    viewable]) is None:
                 ok = False
             else:
-                outputs.append(chrome)
+                outputs.append(viewable)
     print("\nSimulation results and plots:")
     for p in outputs:
         print("  " + p)
-    print("  (the .json opens in https://ui.perfetto.dev)")
+    print("  (the .perfetto-trace opens in https://ui.perfetto.dev)")
     return 0 if ok else 1
 
 

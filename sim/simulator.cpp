@@ -37,6 +37,7 @@ enum flag : uint8_t {
   done = 4,
   waited_on = 8,  // its parent waits for it (taskwait on, undeferred)
   wait_paid = 16, // the wait step's cost is charged, its condition is next
+  outside = 32,   // not in the unit: bypassed or serialized (no entries)
 };
 
 struct task_state {
@@ -136,6 +137,8 @@ public:
       ++res_.events;
       handle(e);
       dispatch(e.time);
+      if (events_.empty() && unit_events_.empty())
+        serialize_stalled(e.time);
     }
     if (completed_ != expected_)
       deadlock();
@@ -210,7 +213,8 @@ private:
   }
 
   void enqueue(uint32_t k) {
-    if (node(k).flags & trace::flag_undeferred)
+    if ((node(k).flags & trace::flag_undeferred) ||
+        ((t_[k].flags & flag::outside) && (t_[k].flags & waited_on)))
       queue_.push_front(k);
     else
       queue_.push_back(k);
@@ -334,36 +338,58 @@ private:
 
   // Task k, on core c, hands its new child to the scheduler. False if k
   // suspended (the child does not fit, or is undeferred).
+  //
+  // Nested programs stay live as under the engines (docs/engines.md): a
+  // unit can be full of parents waiting for children that do not fit. A
+  // child without dependences that does not fit bypasses the unit (ready
+  // at once, holding no entries); a child with dependences stalls its
+  // creator until a retirement makes room, and is serialized when nothing
+  // else could (serialize_stalled).
   bool submit(uint32_t k, uint32_t child, uint32_t c, uint64_t now) {
     const trace::task_node &cn = node(child);
-    if (capacity_ > 0) {
+    bool outside = t_[child].flags & flag::outside;
+    bool waited = (cn.flags & trace::flag_undeferred) || serializing_ == child;
+    if (capacity_ > 0 && !outside) {
       uint32_t e = m_.entries(cn.ndeps);
       if (e > capacity_)
         throw error("simulator: task " + std::to_string(cn.id) + " needs " +
                     std::to_string(e) + " entries, the unit has " +
                     std::to_string(capacity_));
       if (used_ + e > capacity_) {
-        t_[k].pending_child = child;
-        stalled_.push_back(k);
-        suspend(c, k, waits::pool);
-        return false;
+        if (cn.ndeps != 0) {
+          t_[k].pending_child = child;
+          stalled_.push_back(k);
+          suspend(c, k, waits::pool);
+          return false;
+        }
+        outside = true;
+        t_[child].flags |= flag::outside;
+        ++res_.bypassed;
+      } else {
+        used_ += e;
       }
-      used_ += e;
     }
     task_state &s = t_[k];
     ++s.children;
     ++s.tree;
     if (node(k).region != kNone)
       ++r_[node(k).region].outstanding;
-    if (unit_) {
+    if (waited) {
+      serializing_ = kNone;
+      t_[child].flags |= waited_on;
+    }
+    if (outside) {
+      t_[child].flags |= registered;
+      if (t_[child].preds == 0)
+        enqueue(child);
+    } else if (unit_) {
       uint64_t start = std::max(now, unit_free_);
       unit_free_ = start + m_.insert_ps(cn.ndeps, t_[child].preds);
       push_unit(unit_free_, ev::inserted, child);
     } else {
       inserted(child, now);
     }
-    if (cn.flags & trace::flag_undeferred) {
-      t_[child].flags |= waited_on;
+    if (waited) {
       s.wait_count = 1;
       suspend(c, k, waits::listed);
       return false;
@@ -444,7 +470,7 @@ private:
 
   // The scheduler learns that k completed.
   void retire(uint32_t k, uint64_t now) {
-    if (!unit_) {
+    if (!unit_ || (t_[k].flags & flag::outside)) {
       retired(k, now);
       return;
     }
@@ -470,7 +496,7 @@ private:
       if (--ss.preds == 0 && (ss.flags & registered))
         make_ready(sk, now);
     }
-    if (capacity_ == 0 || n.parent == kNone)
+    if (capacity_ == 0 || n.parent == kNone || (t_[k].flags & flag::outside))
       return;
     used_ -= m_.entries(n.ndeps);
     // Stalled creators retry in the order they stalled, while room is left.
@@ -486,19 +512,65 @@ private:
     }
   }
 
+  // Nothing is left to happen, yet creators wait for room that only tasks
+  // waiting on them could free: the oldest stalled creator whose earlier
+  // children have all completed runs its child in place, outside the unit,
+  // as the core serializes a task the engine keeps refusing.
+  void serialize_stalled(uint64_t now) {
+    for (auto it = stalled_.begin(); it != stalled_.end(); ++it) {
+      uint32_t k = *it;
+      if (t_[k].children != 0)
+        continue;
+      stalled_.erase(it);
+      uint32_t child = t_[k].pending_child;
+      t_[child].flags |= flag::outside;
+      serializing_ = child;
+      ++res_.serialized;
+      resume(k);
+      dispatch(now);
+      return;
+    }
+  }
+
+  static const char *wait_name(waits w) {
+    switch (w) {
+    case waits::none:
+      return "nothing";
+    case waits::children:
+      return "its children (taskwait)";
+    case waits::listed:
+      return "listed children (taskwait on, undeferred child)";
+    case waits::group:
+      return "its descendants (taskgroup)";
+    case waits::barrier:
+      return "a barrier";
+    case waits::join:
+      return "its region's team (join)";
+    case waits::pool:
+      return "room in the unit";
+    }
+    return "?";
+  }
+
+  // Names the first few suspended tasks: what each waits for, and where.
   [[noreturn]] void deadlock() const {
+    std::string msg = "simulator: deadlock, " +
+                      std::to_string(expected_ - completed_) +
+                      " tasks never completed";
+    uint32_t shown = 0, blocked = 0;
     for (uint32_t k = 0; k < g_.tasks.size(); ++k) {
       const task_state &s = t_[k];
-      if ((s.flags & started) && !(s.flags & done))
-        throw error(
-            "simulator: deadlock, " + std::to_string(expected_ - completed_) +
-            " tasks never completed; task " + std::to_string(node(k).id) +
-            " waits (" + std::to_string(int(s.wait)) + ") at step " +
-            std::to_string(s.step));
+      if (!(s.flags & started) || (s.flags & done))
+        continue;
+      ++blocked;
+      if (shown++ < 4)
+        msg += "; task " + std::to_string(node(k).id) + " waits for " +
+               wait_name(s.wait) + " at step " + std::to_string(s.step) + " (" +
+               std::to_string(s.children) + " children left)";
     }
-    throw error("simulator: deadlock, " +
-                std::to_string(expected_ - completed_) +
-                " tasks never completed");
+    if (blocked > shown)
+      msg += "; and " + std::to_string(blocked - shown) + " more started";
+    throw error(msg);
   }
 
   const trace::task_graph &g_;
@@ -517,6 +589,7 @@ private:
   uint64_t unit_free_ = 0;
   uint32_t capacity_;
   uint32_t used_ = 0;
+  uint32_t serializing_ = kNone; // the stalled child serialize_stalled frees
   uint64_t completed_ = 0, expected_ = 0;
   result res_;
 };

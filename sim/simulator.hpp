@@ -18,6 +18,10 @@ struct result {
   uint64_t work_ps = 0;     // the tasks' work steps, summed
   uint64_t tasks = 0;       // tasks simulated (idle roots are not)
   uint64_t events = 0;      // discrete events processed
+  // Children kept out of a full unit: without dependences, run as ready
+  // (bypassed); with dependences, run in place by their stalled creator
+  // when nothing else could make room (serialized).
+  uint64_t bypassed = 0, serialized = 0;
 
   // The share of the cores' time spent in task work.
   double utilisation() const;

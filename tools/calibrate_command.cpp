@@ -253,12 +253,10 @@ int calibrate(const calibrate_options &o) {
   j["finish_per_dep_ns"] = f.per_dep;
   j["taskwait_ns"] = taskwait;
 
-  fs::path path = o.out.empty()
-                      ? fs::path(prefix_dir()) / "results" / "calibration.json"
-                      : fs::path(o.out);
+  fs::path path =
+      (o.out.empty() ? fs::path(".") : fs::path(o.out)) / "calibration.json";
   std::error_code ec;
-  if (path.has_parent_path())
-    fs::create_directories(path.parent_path(), ec);
+  fs::create_directories(path.parent_path(), ec);
   std::ofstream file(path);
   if (ec || !file) {
     std::fprintf(stderr, "%s: --out %s: cannot write it: %s\n", kWho,
@@ -296,9 +294,9 @@ command add_calibrate_command(CLI::App &app) {
   CLI::App *sub = app.add_subcommand(
       "calibrate", "Measure the sw engine's per-operation costs for the "
                    "simulator's sw model (JSON)");
-  sub->add_option("--out", o->out,
-                  "JSON file to write (default "
-                  "<build>/results/calibration.json)");
+  sub->add_option("-o,--out", o->out,
+                  "folder for calibration.json, created if needed (default: "
+                  "the current folder, where weft sim --model sw looks)");
   sub->add_option("--threads", o->threads,
                   "workers for the schedule-latency measurement, the "
                   "spawning one included (default 2)")

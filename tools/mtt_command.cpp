@@ -219,8 +219,7 @@ int mtt(const mtt_options &o) {
   if (machine > 0 && machine != kPaperCores)
     core_counts.push_back(machine);
 
-  fs::path dir =
-      o.out.empty() ? fs::path(prefix_dir()) / "results" : fs::path(o.out);
+  fs::path dir = o.out.empty() ? fs::path(".") : fs::path(o.out);
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
@@ -286,9 +285,9 @@ command add_mtt_command(CLI::App &app) {
                   "timed repetitions per cell, after an untimed warm-up; Lo "
                   "is their median (default 5)")
       ->check(CLI::Range(1, 1000));
-  sub->add_option("--out", o->out,
-                  "folder for mtt-<engine>.csv and the two PNGs (default "
-                  "<build>/results)");
+  sub->add_option("-o,--out", o->out,
+                  "folder for mtt-<engine>.csv and the two PNGs, created if "
+                  "needed (default: the current folder)");
   return {sub, [o] { return mtt(*o); }};
 }
 

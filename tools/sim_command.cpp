@@ -1,10 +1,10 @@
 // `weft sim`: replays a trace on N modelled cores under one or more models
 // and writes a CSV and a speedup-versus-cores plot (docs/simulator.md).
 #include "commands.hpp"
+#include "progress_bar.hpp"
 
 #include "simulator.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -55,49 +55,6 @@ std::vector<uint32_t> parse_cores(const std::string &s) {
   return v;
 }
 
-// A bar on stderr, when it is a terminal and the runs have taken 1 s.
-class progress_bar {
-public:
-  explicit progress_bar(uint64_t total)
-      : total_(total), tty_(isatty(2) != 0),
-        start_(std::chrono::steady_clock::now()) {}
-  ~progress_bar() { finish(); }
-  // Clears the bar.
-  void finish() {
-    if (shown_)
-      std::fprintf(stderr, "\r%70s\r", "");
-    shown_ = false;
-    tty_ = false;
-  }
-  void update(uint64_t done, const std::string &what) {
-    if (!tty_ || total_ == 0)
-      return;
-    auto now = std::chrono::steady_clock::now();
-    if (!shown_ && now - start_ < std::chrono::seconds(1))
-      return;
-    int percent = static_cast<int>(100 * done / total_);
-    if (shown_ && percent == percent_ && what == what_)
-      return;
-    shown_ = true;
-    percent_ = percent;
-    what_ = what;
-    int width = 30;
-    int filled = static_cast<int>(width * done / total_);
-    std::string bar(static_cast<std::size_t>(filled), '#');
-    bar.resize(static_cast<std::size_t>(width), '.');
-    std::fprintf(stderr, "\rweft sim: [%s] %3d%% %-22s", bar.c_str(), percent,
-                 what.c_str());
-    std::fflush(stderr);
-  }
-
-private:
-  uint64_t total_;
-  bool tty_, shown_ = false;
-  int percent_ = -1;
-  std::string what_;
-  std::chrono::steady_clock::time_point start_;
-};
-
 std::string base_name(const std::string &path) {
   std::string b = std::filesystem::path(path).filename().string();
   std::size_t dot = b.rfind('.');
@@ -121,7 +78,7 @@ int run_sim(const sim_options &o) {
     wants_sw |= n == "sw";
   }
   if (wants_sw && !params.has("calibration"))
-    params.set("calibration", prefix_dir() + "/results/calibration.json");
+    params.set("calibration", "calibration.json"); // weft calibrate's default
   std::vector<std::unique_ptr<sim::model>> models;
   for (const std::string &n : names)
     models.push_back(sim::make_model(n, params));
@@ -129,20 +86,28 @@ int run_sim(const sim_options &o) {
   std::unique_ptr<sim::model> ideal = sim::make_model("ideal", none);
   params.check_all_used(all);
 
+  // Reading and building the graph of a large trace takes seconds: say so
+  // on a terminal, then clear the line.
+  bool tty = isatty(2) != 0;
+  if (tty)
+    std::fprintf(stderr, "weft sim: reading %s", o.trace.c_str());
   trace::task_graph g = trace::build_graph(trace::read(o.trace));
+  if (tty)
+    std::fprintf(stderr, "\r%*s\r", static_cast<int>(o.trace.size() + 18), "");
   if (o.span == "tasks")
     sim::trim_serial_ends(g);
 
-  std::string dir = o.out.empty() ? prefix_dir() + "/results" : o.out;
+  std::string dir = o.out.empty() ? "." : o.out;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec)
     throw sim::error("--out " + dir + ": cannot create: " + ec.message());
-  std::string stem = dir + "/sim-" + base_name(o.trace);
+  std::string stem =
+      (std::filesystem::path(dir) / ("sim-" + base_name(o.trace))).string();
   std::string csv = stem + ".csv", png = stem + ".png";
 
   uint64_t per_run = g.tasks.size();
-  progress_bar bar(per_run * (1 + names.size() * cores.size()));
+  progress_bar bar("weft sim", per_run * (1 + names.size() * cores.size()));
   uint64_t before = 0;
   auto run = [&](const sim::model &m, const std::string &name, uint32_t n) {
     std::string what = name + " on " + std::to_string(n) + " cores";
@@ -205,9 +170,9 @@ command add_sim_command(CLI::App &app) {
                   "their first task or region and after their last wait; "
                   "program: replay all of it")
       ->check(CLI::IsMember({"tasks", "program"}));
-  sub->add_option("--out", so->out,
-                  "directory of the CSV and the plot (default: "
-                  "<build>/results)");
+  sub->add_option("-o,--out", so->out,
+                  "folder for the CSV and the plot, created if needed "
+                  "(default: the current folder)");
   return {sub, [so] {
             try {
               return run_sim(*so);

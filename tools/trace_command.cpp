@@ -1,7 +1,10 @@
 // `weft trace`: look at a trace that WEFT_TRACE recorded
-// (docs/trace-format.md). `summary` prints totals; `export --chrome` writes
-// Chrome trace-event JSON for Perfetto / chrome://tracing.
+// (docs/trace-format.md). `summary` prints totals; `export --perfetto`
+// writes Perfetto's protobuf trace (perfetto_export.hpp), `export --chrome`
+// Chrome trace-event JSON for chrome://tracing and small traces.
 #include "commands.hpp"
+#include "perfetto_export.hpp"
+#include "progress_bar.hpp"
 
 #include "trace/read/trace_graph.hpp"
 #include "trace/read/trace_reader.hpp"
@@ -11,6 +14,7 @@
 #include <array>
 #include <cinttypes>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -24,7 +28,7 @@ using json = nlohmann::json;
 
 struct trace_options {
   std::string file, out;
-  bool chrome = false;
+  bool chrome = false, perfetto = false;
 };
 
 struct loaded {
@@ -103,19 +107,6 @@ json slice(const std::string &name, const char *cat, uint16_t tid,
           {"dur", us(end > begin ? end - begin : 0)}};
 }
 
-std::string flag_names(uint8_t f) {
-  std::string s;
-  auto add = [&](uint8_t bit, const char *n) {
-    if (f & bit)
-      s += s.empty() ? n : std::string(",") + n;
-  };
-  add(trace::flag_implicit, "implicit");
-  add(trace::flag_undeferred, "undeferred");
-  add(trace::flag_final, "final");
-  add(trace::flag_detach, "detach");
-  return s;
-}
-
 json chrome(const loaded &l) {
   const trace::trace_data &d = l.data;
   const trace::task_graph &g = l.graph;
@@ -153,7 +144,7 @@ json chrome(const loaded &l) {
         {"creator_thread", n.creator_thread},
         {"deps", deps}};
     if (n.flags)
-      s["args"]["flags"] = flag_names(n.flags);
+      s["args"]["flags"] = trace::flag_names(n.flags);
     ev.push_back(std::move(s));
   }
 
@@ -227,11 +218,48 @@ json chrome(const loaded &l) {
             {"start_unix_ns", d.header.start_unix_ns}}}};
 }
 
+// Above this, Perfetto's UI may fail to load a JSON trace: the browser
+// gives it about 2 GB, and a trace takes several times its file size once
+// loaded (perfetto.dev/docs/visualization/large-traces); chrome://tracing
+// stops at 256 MB.
+constexpr double kJsonLimitBytes = 500e6;
+
+// The default output: the trace's name with `ext`, in the current folder.
+std::string default_output(const std::string &trace, const char *ext) {
+  return std::filesystem::path(trace).stem().string() + ext;
+}
+
+// The JSON's size from its event counts (bytes per event measured on
+// traces of the OpenMP tests and the applications).
+double json_estimate(const loaded &l) {
+  double bytes = 0;
+  for (const trace::record &r : l.data.records)
+    if (r.type == trace::kind::overhead || r.type == trace::kind::counter ||
+        r.type == trace::kind::wait_begin ||
+        r.type == trace::kind::region_begin)
+      bytes += 100;
+  return bytes + 200.0 * double(l.graph.tasks.size()) +
+         40.0 * double(l.graph.deps.size()) +
+         230.0 * double(l.graph.succs.size());
+}
+
 int export_chrome(const trace_options &o) {
   loaded l;
   if (!load("export", o.file, l))
     return 1;
-  std::string out = o.out.empty() ? o.file + ".json" : o.out;
+  std::string out = o.out.empty() ? default_output(o.file, ".json") : o.out;
+  double estimate = json_estimate(l);
+  std::fprintf(stderr,
+               "weft trace export: about %.0f MB of JSON (%zu tasks, %zu "
+               "dependence edges)\n",
+               estimate / 1e6, l.graph.tasks.size(), l.graph.succs.size());
+  if (estimate > kJsonLimitBytes)
+    std::fprintf(stderr,
+                 "weft trace export: JSON above %.0f MB may not load in "
+                 "Perfetto's UI; `weft trace export --perfetto %s` writes "
+                 "Perfetto's own format, which it loads more compactly, in "
+                 "bounded memory\n",
+                 kJsonLimitBytes / 1e6, o.file.c_str());
   json j = chrome(l);
   if (out == "-") {
     std::printf("%s\n", j.dump().c_str());
@@ -244,7 +272,33 @@ int export_chrome(const trace_options &o) {
     std::fprintf(stderr, "weft trace export: cannot write %s\n", out.c_str());
     return 1;
   }
-  std::fprintf(stderr, "weft trace export: wrote %s\n", out.c_str());
+  std::printf("%s\n", out.c_str());
+  return 0;
+}
+
+int export_perfetto_file(const trace_options &o) {
+  std::string out =
+      o.out.empty() ? default_output(o.file, ".perfetto-trace") : o.out;
+  try {
+    progress_bar bar("weft trace export", 1000);
+    perfetto_counts c =
+        export_perfetto(o.file, out, [&](uint64_t done, uint64_t total) {
+          bar.update(total ? done * 1000 / total : 0, "");
+        });
+    bar.finish();
+    std::fprintf(stderr,
+                 "weft trace export: %" PRIu64 " tasks, %" PRIu64
+                 " dependence flows, %" PRIu64 " counter samples, %" PRIu64
+                 " packets\n",
+                 c.tasks, c.flows, c.counters, c.packets);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "weft trace export: %s\n", e.what());
+    if (out != "-")
+      std::remove(out.c_str());
+    return 1;
+  }
+  if (out != "-")
+    std::printf("%s\n", out.c_str());
   return 0;
 }
 
@@ -323,11 +377,29 @@ command add_trace_command(CLI::App &app) {
   sum->add_option("trace", to->file, "the trace file")->required();
   CLI::App *exp = sub->add_subcommand(
       "export", "Convert a trace for a viewer (Perfetto, chrome://tracing)");
-  exp->add_flag("--chrome", to->chrome, "Chrome trace-event JSON")->required();
+  CLI::Option *perfetto = exp->add_flag(
+      "--perfetto", to->perfetto,
+      "Perfetto's protobuf trace (ui.perfetto.dev), streamed: any size");
+  CLI::Option *chrome = exp->add_flag(
+      "--chrome", to->chrome,
+      "Chrome trace-event JSON (chrome://tracing; built in memory)");
+  perfetto->excludes(chrome);
   exp->add_option("trace", to->file, "the trace file")->required();
   exp->add_option("-o,--output", to->out,
-                  "where to write (default TRACE.json; - for stdout)");
-  return {sub, [to, sum] { return *sum ? summary(*to) : export_chrome(*to); }};
+                  "where to write (default: the trace's name with "
+                  ".perfetto-trace or .json, in the current folder; - for "
+                  "stdout)");
+  return {sub, [to, sum] {
+            if (*sum)
+              return summary(*to);
+            if (!to->perfetto && !to->chrome) {
+              std::fprintf(stderr, "weft trace export: say which format: "
+                                   "--perfetto or --chrome\n");
+              return 2;
+            }
+            return to->perfetto ? export_perfetto_file(*to)
+                                : export_chrome(*to);
+          }};
 }
 
 } // namespace weft::cli

@@ -18,8 +18,11 @@ class runtime;
 
 // A submit answered "full" with no other work to run: spin, yield, then give
 // up (the core serializes the task, submit_result::serialize). An engine
-// waiting for room on behalf of a waiter follows the same policy.
-inline constexpr backoff_policy kFullBackoff{63, 256};
+// waiting for room on behalf of a waiter follows the same policy. Few
+// yields: on a loaded machine each one can give away a whole time slice, and
+// a deep recursion with dependences under a tiny unit comes here for most of
+// its tasks (docs/engines.md, "Serialized tasks").
+inline constexpr backoff_policy kFullBackoff{63, 8};
 
 namespace engine_host {
 

@@ -9,7 +9,8 @@ namespace weft {
 
 std::unique_ptr<worksharing_engine> make_sw_ws_engine();
 std::unique_ptr<worksharing_engine> make_hwse_ws_engine();
-std::unique_ptr<dependency_engine> make_nexus_engine(); // nexus/
+std::unique_ptr<worksharing_engine> make_hwse_rtl_ws_engine(); // rtl/
+std::unique_ptr<dependency_engine> make_nexus_engine();        // nexus/
 
 std::unique_ptr<dependency_engine> make_engine(const std::string &name,
                                                int nworkers) {
@@ -29,9 +30,11 @@ std::unique_ptr<worksharing_engine> make_ws_engine(const std::string &name) {
     return make_sw_ws_engine();
   if (name == "hwse")
     return make_hwse_ws_engine();
+  if (name == "hwse-rtl")
+    return make_hwse_rtl_ws_engine();
   return nullptr;
 }
 
-const char *ws_engine_names() { return "sw, hwse"; }
+const char *ws_engine_names() { return "sw, hwse, hwse-rtl"; }
 
 } // namespace weft

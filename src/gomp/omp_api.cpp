@@ -4,6 +4,7 @@
 
 #include "base/error.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <sched.h>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 using namespace weft;
 using namespace weft::gomp;
@@ -389,6 +391,45 @@ WEFT_GOMP_API void GOMP_free(void *p, uintptr_t) { std::free(p); }
 namespace {
 std::string &g_affinity_format = icv_global().affinity_format;
 
+// A processor list as OpenMP prints it: ascending, runs as ranges ("0-3,6").
+std::string cpu_list(std::vector<int> ids) {
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::string out;
+  for (std::size_t i = 0; i < ids.size();) {
+    std::size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
+      ++j;
+    if (!out.empty())
+      out += ',';
+    out += std::to_string(ids[i]);
+    if (j > i)
+      out += '-' + std::to_string(ids[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+// %A: the processors of the calling thread's place when it is bound to one
+// (what omp_get_place_proc_ids reports), else its affinity mask.
+std::string thread_affinity() {
+  std::vector<int> ids;
+  if (int p = omp_get_place_num(); p >= 0) {
+    ids.resize(static_cast<std::size_t>(omp_get_place_num_procs(p)));
+    omp_get_place_proc_ids(p, ids.data());
+    return cpu_list(std::move(ids));
+  }
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+      if (CPU_ISSET(cpu, &set))
+        ids.push_back(cpu);
+  if (ids.empty())
+    return "0-" + std::to_string(icv_global().num_procs - 1);
+  return cpu_list(std::move(ids));
+}
+
 std::string expand_affinity(const char *fmt) {
   context c = ctx();
   std::string out;
@@ -434,7 +475,7 @@ std::string expand_affinity(const char *fmt) {
     else if (is("i", "native_thread_id"))
       out += std::to_string(gettid());
     else if (is("A", "thread_affinity"))
-      out += "0-" + std::to_string(icv_global().num_procs - 1);
+      out += thread_affinity();
     else if (field == "%")
       out += '%';
     else

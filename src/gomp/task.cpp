@@ -167,6 +167,24 @@ void run_here(worker &w, void (*fn)(void *), void *data,
     w.run_inline(fn, data, flags);
 }
 
+// A deferred task of a region that may be cancelled: its payload starts
+// with this header, the program's data follows. Once the region is
+// cancelled, a task that has not started is discarded (OpenMP 5.2, 16.1:
+// the tasks of a cancelled parallel region that have not begun do not
+// run). The region's gomp_team outlives its tasks: its end waits for them.
+struct cancellable_body {
+  void (*fn)(void *);
+  const gomp_team *region;
+  std::size_t data_offset;
+};
+
+void run_cancellable(void *arg) {
+  auto *h = static_cast<cancellable_body *>(arg);
+  if (h->region->cancelled.load(std::memory_order_acquire))
+    return;
+  h->fn(static_cast<char *>(arg) + h->data_offset);
+}
+
 } // namespace
 
 void taskgroup_open(context &c) {
@@ -295,12 +313,25 @@ WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
       wait_for_it = true;
     }
   }
-  void *arg = w.alloc_payload(t, size, align);
+  void *payload = nullptr;
+  if (c.g->cancellable && c.g->level > 0) {
+    // Header first, the data at the next multiple of its alignment.
+    std::size_t a =
+        align > alignof(cancellable_body) ? align : alignof(cancellable_body);
+    std::size_t off = (sizeof(cancellable_body) + a - 1) / a * a;
+    payload = w.alloc_payload(t, off + size, a);
+    *static_cast<cancellable_body *>(payload) = {fn, c.g, off};
+    t->fn = run_cancellable;
+  }
+  void *arg = payload
+                  ? static_cast<char *>(payload) +
+                        static_cast<cancellable_body *>(payload)->data_offset
+                  : w.alloc_payload(t, size, align);
   if (cpyfn)
     cpyfn(arg, data);
   else if (size)
     std::memcpy(arg, data, size);
-  t->arg = arg;
+  t->arg = payload ? payload : arg;
   if (flags & kTaskFinal)
     t->flags |= TASK_FINAL;
   if ((flags & kTaskPriority) && priority > 0) {

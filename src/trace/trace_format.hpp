@@ -72,6 +72,20 @@ enum task_flags : uint8_t {
   flag_detach = 1u << 3,
 };
 
+// The set flags as a comma-separated list ("implicit,final"), for exporters.
+inline std::string flag_names(uint8_t f) {
+  std::string s;
+  auto add = [&](uint8_t bit, const char *n) {
+    if (f & bit)
+      s += s.empty() ? n : std::string(",") + n;
+  };
+  add(flag_implicit, "implicit");
+  add(flag_undeferred, "undeferred");
+  add(flag_final, "final");
+  add(flag_detach, "detach");
+  return s;
+}
+
 enum class dep_mode : uint8_t {
   in = 1,
   out = 2,

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -417,6 +418,123 @@ TEST(Nesting, DeepChainOfNestedTasks) {
   WT_SPAWN({}, [&] { Rec::go(1, &deepest); });
   WT_TASKWAIT();
   EXPECT_EQ(deepest.load(), 500);
+}
+
+// An unbalanced tree search (BOTS-style UTS): a binomial tree whose shape
+// comes from a hash of each node's id (the root has 64 children, every other
+// node 4 with probability 0.248: 18741 nodes, 204 levels deep), one task per
+// node, taskwait per node. A unit full of parents waiting for their children
+// must not stall the program (docs/engines.md, "Serialized tasks").
+namespace uts {
+constexpr int kRootKids = 64, kKids = 4, kPermille = 248;
+constexpr uint64_t kRoot = 1;
+constexpr long kNodes = 18741;
+constexpr int kDepth = 204;
+
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+int kids(uint64_t id, int depth) {
+  if (depth == 0)
+    return kRootKids;
+  return mix(id) % 1000 < kPermille ? kKids : 0;
+}
+uint64_t child(uint64_t id, int i) { return mix(id * 31 + uint64_t(i) + 1); }
+
+struct count {
+  long nodes = 0;
+  int depth = 0;
+  void add(const count &c) {
+    nodes += c.nodes;
+    depth = std::max(depth, c.depth);
+  }
+};
+
+count serial(uint64_t id, int depth) {
+  count c{1, depth};
+  for (int i = 0, n = kids(id, depth); i < n; ++i)
+    c.add(serial(child(id, i), depth + 1));
+  return c;
+}
+
+// Children count into their own slots; the parent adds them up after its
+// taskwait.
+count tasks(uint64_t id, int depth) {
+  int n = kids(id, depth);
+  std::vector<count> k(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i)
+    weft::spawn([&k, id, i, depth] {
+      k[std::size_t(i)] = tasks(child(id, i), depth + 1);
+    });
+  weft::taskwait();
+  count c{1, depth};
+  for (const count &x : k)
+    c.add(x);
+  return c;
+}
+
+// The same with dependences: each child writes its slot (out), a last child
+// reads every slot (in) and adds them up; the parent waits for all.
+count tasks_deps(uint64_t id, int depth) {
+  int n = kids(id, depth);
+  std::vector<count> k(static_cast<std::size_t>(n));
+  count c{1, depth};
+  for (int i = 0; i < n; ++i)
+    EXPECT_EQ(wt::c_spawn({{&k[std::size_t(i)], WEFT_OUT}},
+                          [&k, id, i, depth] {
+                            k[std::size_t(i)] =
+                                tasks_deps(child(id, i), depth + 1);
+                          }),
+              WEFT_OK);
+  if (n > 0) {
+    std::vector<weft_dep> in(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i)
+      in[std::size_t(i)] = {&k[std::size_t(i)], WEFT_IN};
+    auto *sum = new std::function<void()>([&] {
+      for (const count &x : k)
+        c.add(x);
+    });
+    EXPECT_EQ(weft_spawn(
+                  [](void *a) {
+                    auto *f = static_cast<std::function<void()> *>(a);
+                    (*f)();
+                    delete f;
+                  },
+                  sum, in.data(), n),
+              WEFT_OK)
+        << weft_last_error();
+  }
+  weft::taskwait();
+  return c;
+}
+} // namespace uts
+
+TEST(Nesting, UnbalancedTreeSearch) {
+  uts::count want = uts::serial(uts::kRoot, 0);
+  ASSERT_EQ(want.nodes, uts::kNodes);
+  ASSERT_EQ(want.depth, uts::kDepth);
+  uts::count got;
+  weft::spawn([&] { got = uts::tasks(uts::kRoot, 0); });
+  weft::taskwait();
+  EXPECT_EQ(got.nodes, want.nodes);
+  EXPECT_EQ(got.depth, want.depth);
+}
+
+// A smaller tree (2009 nodes, 48 levels): under picos a node's waiting
+// children hold version memory, so most tasks end up serialized.
+TEST(Nesting, UnbalancedTreeSearchWithDependences) {
+  const uint64_t root = 7;
+  uts::count want = uts::serial(root, 0);
+  ASSERT_EQ(want.nodes, 2009);
+  ASSERT_EQ(want.depth, 48);
+  uts::count got;
+  weft::spawn([&] { got = uts::tasks_deps(root, 0); });
+  weft::taskwait();
+  EXPECT_EQ(got.nodes, want.nodes);
+  EXPECT_EQ(got.depth, want.depth);
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // `weft sim` on the command line: its CSV for a small trace, and an error
 // naming the value for each kind of bad input.
+#include "run_command.hpp"
 #include "trace_builder.hpp"
 
 #include <gtest/gtest.h>
@@ -17,21 +18,11 @@ namespace wt = weft::trace;
 
 namespace {
 
-struct outcome {
-  int status;
-  std::string output; // stdout and stderr
-};
+using outcome = weft::trace_test::command_result;
 
-outcome weft_sim(const std::string &args) {
-  std::string cmd = std::string(WEFT_CLI) + " sim " + args + " 2>&1";
-  FILE *p = popen(cmd.c_str(), "r");
-  EXPECT_NE(p, nullptr);
-  std::string out;
-  char buf[512];
-  while (p && fgets(buf, sizeof buf, p))
-    out += buf;
-  int st = p ? pclose(p) : -1;
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+// Runs `weft sim args` after `prefix` (e.g. "cd DIR && ").
+outcome weft_sim(const std::string &args, const std::string &prefix = "") {
+  return weft::trace_test::run_command(prefix + WEFT_CLI + " sim " + args);
 }
 
 class SimCli : public ::testing::Test {
@@ -85,6 +76,22 @@ TEST_F(SimCli, WritesTheCsv) {
     EXPECT_TRUE(std::filesystem::exists(dir_ + "/sim-" + stem + ".png"));
   else
     EXPECT_NE(o.output.find("matplotlib"), std::string::npos) << o.output;
+}
+
+// Without -o the outputs go to the current folder, and their paths are
+// printed; the sw model looks for calibration.json there.
+TEST_F(SimCli, WritesIntoTheCurrentFolderByDefault) {
+  std::string cwd = dir_ + "/cwd";
+  std::filesystem::create_directories(cwd);
+  outcome o = weft_sim(trace_ + " --cores 1,2", "cd " + cwd + " && ");
+  std::string stem = std::filesystem::path(trace_).stem().string();
+  EXPECT_NE(o.output.find("./sim-" + stem + ".csv"), std::string::npos)
+      << o.output;
+  EXPECT_TRUE(std::filesystem::exists(cwd + "/sim-" + stem + ".csv"))
+      << o.output;
+  o = weft_sim(trace_ + " --model sw --cores 1", "cd " + cwd + " && ");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("calibration.json"), std::string::npos) << o.output;
 }
 
 TEST_F(SimCli, BadInputIsAnErrorNamingTheValue) {

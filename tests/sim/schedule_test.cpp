@@ -192,19 +192,68 @@ TEST(SimSchedule, NexusRuntimeLatenciesAddUp) {
 }
 
 // nexus, Task Pool of 1 entry, unit at 1000 MHz (1 ns a cycle), 2 cores.
-// Root creates A, B, C (no dependences, 100 each), then waits.
-//  A inserted 0..3 (1 word, 1 pool write, 1 ready word); the root's B does
-//  not fit: the root stalls at 0. A runs 3..103, is retired 103..106 (1
-//  word, 2 pool) and frees its entry; the root resumes at 106, B inserted
-//  106..109, the root stalls on C. B runs 109..209, retired 209..212; C
-//  inserted 212..215, the root waits; C runs 215..315; makespan 315.
-// With the default pool (1024) nothing stalls: A 3..103, B 6..106, C
-// 103..203 = 203.
+// Root creates A (out a), B (out b), C (out c), 100 each, then waits; the
+// unit at 1000 MHz (a cycle is 1 ns). Insertion of one parameter: 2 words +
+// 1 pool write + lookup 3 + entry write 1 + a ready word = 8; retirement: 1
+// word + 4 + 2 pool = 7.
+//  pool=1: A inserted 0..8; B does not fit: the root stalls at 0. A runs
+//  8..108, is retired 108..115 and frees its entry; the root resumes at
+//  115, B inserted 115..123, the root stalls on C. B runs 123..223, retired
+//  223..230; C inserted 230..238, the root waits; C runs 238..338.
+//  Default pool: A, B, C inserted by 8, 16, 24; A runs 8..108, B 16..116,
+//  C 108..208.
 TEST(SimSchedule, FullNexusPoolStallsCreation) {
+  auto b = fork_join({{2, 0, 100, {{0x10, dep_mode::out}}},
+                      {3, 0, 100, {{0x20, dep_mode::out}}},
+                      {4, 0, 100, {{0x30, dep_mode::out}}}},
+                     0, 1000, 1000);
+  EXPECT_DOUBLE_EQ(makespan(b, "nexus", 2, {"pool=1", "clock_mhz=1000"}), 338);
+  EXPECT_DOUBLE_EQ(makespan(b, "nexus", 2, {"clock_mhz=1000"}), 208);
+}
+
+// Children without dependences that do not fit bypass the unit (nothing in
+// it could order them): ready at once, holding no entry. pool=1: A (no
+// dependences) inserted 0..3; B and C find the pool full and are ready at
+// 0; the root waits at 0. B runs 0..100 on one core, C 0..100 on the
+// other; A, ready at 3, runs 100..200.
+TEST(SimSchedule, FullNexusPoolBypassesChildrenWithoutDependences) {
   auto b = fork_join({{2, 0, 100, {}}, {3, 0, 100, {}}, {4, 0, 100, {}}}, 0,
                      1000, 1000);
-  EXPECT_DOUBLE_EQ(makespan(b, "nexus", 2, {"pool=1", "clock_mhz=1000"}), 315);
-  EXPECT_DOUBLE_EQ(makespan(b, "nexus", 2, {"clock_mhz=1000"}), 203);
+  wt::task_graph g = wt::build_graph(b.data());
+  ws::params p({"pool=1", "clock_mhz=1000"});
+  std::unique_ptr<ws::model> m = ws::make_model("nexus", p);
+  ws::result r = ws::simulate(g, *m, 2);
+  EXPECT_DOUBLE_EQ(r.makespan_ps / 1e3, 200);
+  EXPECT_EQ(r.bypassed, 2u);
+  EXPECT_EQ(r.serialized, 0u);
+}
+
+// A recursion whose children have dependences, on one core with a pool of
+// one entry: the root's child A (out a) takes the entry, runs and creates
+// its own child A1 (out a1), which cannot fit while A holds the entry; A
+// waits in taskwait for it. Nothing can make room, so A runs A1 in place
+// (serialized), then ends.
+TEST(SimSchedule, NestedChildWithDependencesIsSerializedWhenNothingMakesRoom) {
+  trace_builder b;
+  b.root(0, 1, 0);
+  b.create(0, 0, 2, 1, {{0x10, dep_mode::out}});
+  b.wait_begin(0, 0, 1, wt::wait_kind::taskwait);
+  b.begin(0, 10, 2);
+  b.create(0, 20, 3, 2, {{0x20, dep_mode::out}});
+  b.wait_begin(0, 30, 2, wt::wait_kind::taskwait);
+  b.run(0, 40, 140, 3);
+  b.wait_end(0, 150, 2, wt::wait_kind::taskwait);
+  b.end(0, 160, 2);
+  b.wait_end(0, 170, 1, wt::wait_kind::taskwait);
+  b.end(0, 170, 1);
+  wt::task_graph g = wt::build_graph(b.data());
+  for (const char *name : {"nexus", "picos"}) {
+    ws::params p({name == std::string("nexus") ? "pool=1" : "task_memory=1"});
+    std::unique_ptr<ws::model> m = ws::make_model(name, p);
+    ws::result r = ws::simulate(g, *m, 1);
+    EXPECT_EQ(r.tasks, 3u) << name;
+    EXPECT_EQ(r.serialized, 1u) << name;
+  }
 }
 
 // sw with a calibration file: spawn 10 + 5/dep, schedule 7, finish 20 +

@@ -44,6 +44,8 @@ def check_mtt(weft, engine, folder):
     if p.returncode != 0:
         fail("weft mtt exited with %d" % p.returncode)
     path = os.path.join(folder, "mtt-%s.csv" % engine)
+    if path not in p.stdout:
+        fail("weft mtt did not print the path it wrote, %s" % path)
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     lo = [r for r in rows if r["table"] == "lo"]
@@ -108,10 +110,13 @@ def check_mtt_bad(weft, value):
 
 
 def check_calibrate(weft, folder):
-    path = os.path.join(fresh(folder), "sub", "calibration.json")
-    p = run([weft, "calibrate", "--out", path])
+    out = os.path.join(fresh(folder), "sub")
+    path = os.path.join(out, "calibration.json")
+    p = run([weft, "calibrate", "-o", out])
     if p.returncode != 0:
         fail("weft calibrate exited with %d" % p.returncode)
+    if path not in p.stdout:
+        fail("weft calibrate did not print the path it wrote, %s" % path)
     with open(path) as f:
         cal = json.load(f)
     if list(cal) != CAL_KEYS:

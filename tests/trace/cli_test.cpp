@@ -1,6 +1,7 @@
 // `weft trace` and the OpenMP path: a gcc -fopenmp program under `weft run`
 // with WEFT_TRACE set; its trace through `weft trace summary` and
 // `weft trace export --chrome` (the JSON parsed back); bad input files.
+#include "run_command.hpp"
 #include "trace/read/trace_graph.hpp"
 #include "trace/read/trace_reader.hpp"
 
@@ -21,24 +22,9 @@ namespace {
 
 using namespace weft;
 
-struct result {
-  int status;
-  std::string output;
-};
+using result = trace_test::command_result;
 
-// Runs a shell command line; its exit status and its stdout + stderr.
-result run(const std::string &cmd) {
-  std::string out;
-  FILE *p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p)
-    return {-1, "popen failed"};
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-    out.append(buf, n);
-  int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+result run(const std::string &cmd) { return trace_test::run_command(cmd); }
 
 std::string temp_path(const char *tag) {
   return testing::TempDir() + "weft_cli_" + tag + "_" +

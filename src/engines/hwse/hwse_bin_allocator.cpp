@@ -6,23 +6,6 @@
 #include <cstring>
 
 namespace weft::hwse {
-namespace {
-
-// A free bin's second word (the first links the overflow list).
-constexpr uint64_t kFreeMark = 0x6877736566726565; // "hwsefree"
-uint64_t mark_of(const void *b) {
-  return kFreeMark ^ reinterpret_cast<uintptr_t>(b);
-}
-uint64_t word1(const void *b) {
-  uint64_t w;
-  std::memcpy(&w, static_cast<const char *>(b) + 8, sizeof w);
-  return w;
-}
-void set_word1(void *b, uint64_t w) {
-  std::memcpy(static_cast<char *>(b) + 8, &w, sizeof w);
-}
-
-} // namespace
 
 bin_allocator::bin_allocator(uint32_t bins, std::size_t bin_size,
                              uint32_t fifo_depth)
@@ -70,13 +53,13 @@ void *bin_allocator::alloc() {
       ++exhausted_;
       return nullptr;
     }
-    if (word1(p) != mark_of(p))
+    if (bin_word1(p) != free_mark(p))
       fatal("hwse: memory bin %u (%p) is on the free list but not marked "
             "free (written after its free, or handed out twice)",
             index_of(p), p);
   }
   // Unmarked (a fresh bin may hold an old heap's mark at the same address).
-  set_word1(p, 0);
+  set_bin_word1(p, 0);
   ++handed_out_;
   if (++in_use_ > in_use_peak_)
     in_use_peak_ = in_use_;
@@ -87,11 +70,11 @@ void bin_allocator::free(void *p) {
   const uint32_t i = index_of(p);
   if (uint64_t(i) * bin_size_ >= regs_.start)
     fatal("hwse: free of memory bin %u (%p), which was never handed out", i, p);
-  if (word1(p) == mark_of(p))
+  if (bin_word1(p) == free_mark(p))
     fatal("hwse: free of memory bin %u (%p), which is not in use (freed "
           "twice?)",
           i, p);
-  set_word1(p, mark_of(p));
+  set_bin_word1(p, free_mark(p));
   --in_use_;
   if (!fifo_.push(p))
     put_overflow(p);

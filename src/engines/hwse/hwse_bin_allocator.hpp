@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace weft::hwse {
 
@@ -73,5 +74,20 @@ private:
   uint32_t overflow_n_ = 0, overflow_peak_ = 0;
   uint64_t overflow_frees_ = 0, overflow_allocs_ = 0;
 };
+
+// A free bin is marked in its second word (the first links the overflow
+// list) with its address xor "hwsefree", so a double or foreign free is
+// caught; the model and the RTL co-simulation engine mark bins alike.
+inline uint64_t free_mark(const void *b) {
+  return 0x6877736566726565 ^ reinterpret_cast<uintptr_t>(b);
+}
+inline uint64_t bin_word1(const void *b) {
+  uint64_t w;
+  std::memcpy(&w, static_cast<const char *>(b) + 8, sizeof w);
+  return w;
+}
+inline void set_bin_word1(void *b, uint64_t w) {
+  std::memcpy(static_cast<char *>(b) + 8, &w, sizeof w);
+}
 
 } // namespace weft::hwse

@@ -95,6 +95,29 @@ nexus_refusal nexus_engine::write_new(per_worker &p, nexus_descriptor &d) {
   return nexus_refusal::none;
 }
 
+// Nested programs stay live: a Task Pool can be full of parents that wait
+// in taskwait for children which cannot enter it. A child without
+// parameters has nothing the unit could order it against, so after a few
+// refusals it goes to the core as ready, without the unit (engine_data
+// stays 0: retire ignores it). Children with parameters are serialized by
+// the core when the refusals go on (docs/engines.md).
+constexpr uint32_t kBypassAfter = 4;
+
+submit_result nexus_engine::refused(per_worker &p, task *t,
+                                    const nexus_descriptor &d) {
+  if (d.n != 0)
+    return submit_result::full;
+  if (p.refused_task != t) {
+    p.refused_task = t;
+    p.refusals = 0;
+  }
+  if (++p.refusals < kBypassAfter)
+    return submit_result::full;
+  p.refused_task = nullptr;
+  bump(p.bypassed);
+  return submit_result::ready;
+}
+
 submit_result nexus_engine::submit(worker &w, task *parent, task *t,
                                    const weft_dep *deps, int ndeps) {
   per_worker &p = pw(w);
@@ -111,7 +134,7 @@ submit_result nexus_engine::submit(worker &w, task *parent, task *t,
     if (write_new(p, d) != nexus_refusal::none) {
       if (d.dom)
         d.dom->unref();
-      return submit_result::full;
+      return refused(p, t, d);
     }
     return submit_result::pending;
   }
@@ -119,7 +142,7 @@ submit_result nexus_engine::submit(worker &w, task *parent, task *t,
   if (r != nexus_refusal::none) {
     if (d.dom)
       d.dom->unref();
-    return submit_result::full;
+    return refused(p, t, d);
   }
   // A submission makes no other task ready: the Ready FIFO held t or nothing.
   bool ready = !p.ready.empty();
@@ -423,12 +446,14 @@ std::unique_ptr<dependency_engine> make_nexus_engine() {
 // ----------------------------------------------------------------
 void nexus_engine::add_stats(engine_stats &out) const {
   const nexus_stats &s = unit_.stats();
-  uint64_t new_full = 0, finished_full = 0, serialized = 0, wait_all = 0;
+  uint64_t new_full = 0, finished_full = 0, serialized = 0, wait_all = 0,
+           bypassed = 0;
   pw_.for_each([&](int, const per_worker &p) {
     new_full += p.new_full.load(std::memory_order_relaxed);
     finished_full += p.finished_full.load(std::memory_order_relaxed);
     serialized += p.serialized.load(std::memory_order_relaxed);
     wait_all += p.wait_all.load(std::memory_order_relaxed);
+    bypassed += p.bypassed.load(std::memory_order_relaxed);
   });
   uint64_t cycles = s.cycles.get();
   out.deps_submitted += s.deps.get();
@@ -461,6 +486,7 @@ void nexus_engine::add_stats(engine_stats &out) const {
   out.add("nexus.stall_cycles", s.stall_cycles.get());
   out.add("nexus.serialized", serialized);
   out.add("nexus.wait_all", wait_all);
+  out.add("nexus.bypassed", bypassed);
   out.add("nexus.cycles", cycles);
   out.add("nexus.unit_ns", static_cast<uint64_t>(static_cast<double>(cycles) *
                                                  1000.0 / cfg_.clock_mhz));

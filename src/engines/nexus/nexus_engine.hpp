@@ -70,6 +70,10 @@ private:
     std::atomic<uint64_t> finished_full{0}; // Finished FIFO full (thread)
     std::atomic<uint64_t> serialized{0};    // answered serialize
     std::atomic<uint64_t> wait_all{0};      // taskwait depend -> all
+    std::atomic<uint64_t> bypassed{0};      // ran without the unit
+    // The task submit refused last, and how many times in a row.
+    task *refused_task = nullptr;
+    uint32_t refusals = 0;
   };
   static void bump(std::atomic<uint64_t> &c) {
     c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -84,6 +88,9 @@ private:
   template <class Op> nexus_refusal run_inline(per_worker &p, Op op);
   // Thread mode: write the New FIFO (after reserving room).
   nexus_refusal write_new(per_worker &p, nexus_descriptor &d);
+  // A refusal of t: full, or ready (t runs without the unit) once a task
+  // without parameters was refused kBypassAfter times in a row.
+  submit_result refused(per_worker &p, task *t, const nexus_descriptor &d);
 
   // nexus_port
   uint64_t make_room() override;

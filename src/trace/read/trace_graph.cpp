@@ -1,5 +1,7 @@
 #include "trace/read/trace_graph.hpp"
 
+#include "trace/read/sibling_dependences.hpp"
+
 #include <algorithm>
 #include <unordered_map>
 #include <utility>
@@ -12,16 +14,6 @@ enum class life : uint8_t { created, running, ended };
 
 // waiting[task]: 0, in a wait_begin .. wait_end, or joining its region.
 constexpr uint8_t kWaiting = 1, kJoining = 2;
-
-// One address in a parent's dependence table.
-struct addr_state {
-  std::vector<uint32_t> group;       // the last out/inout task, or inoutset set
-  std::vector<uint32_t> group_preds; // what that inoutset set depends on
-  std::vector<uint32_t> readers;     // in tasks since the group
-  bool group_is_set = false;
-};
-
-using dep_table = std::unordered_map<uint64_t, addr_state>;
 
 struct thread_state {
   std::vector<uint32_t> stack; // tasks begun on the thread, innermost last
@@ -39,9 +31,9 @@ struct builder {
   std::vector<uint32_t> open_region;
   std::vector<uint32_t> members; // implicit tasks created per region
   std::vector<thread_state> threads;
-  std::unordered_map<uint32_t, dep_table> tables;   // by parent
-  std::vector<std::pair<uint32_t, step>> steps;     // (task, step)
-  std::vector<std::pair<uint32_t, uint32_t>> edges; // (pred, succ)
+  std::unordered_map<uint32_t, sibling_dependences> tables; // by parent
+  std::vector<std::pair<uint32_t, step>> steps;             // (task, step)
+  std::vector<std::pair<uint32_t, uint32_t>> edges;         // (pred, succ)
   std::vector<uint32_t> preds;
 
   explicit builder(const trace_data &td) : t(td) {}
@@ -102,56 +94,10 @@ struct builder {
     preds.clear();
     if (n == 0)
       return;
-    dep_table &table = tables[parent];
-    auto add = [&](const std::vector<uint32_t> &v) {
-      preds.insert(preds.end(), v.begin(), v.end());
-    };
-    for (uint32_t i = 0; i < n; ++i) {
-      if (self == kNone) {
-        auto it = table.find(d[i].address);
-        if (it == table.end())
-          continue;
-        const addr_state &s = it->second;
-        if (d[i].mode == dep_mode::in)
-          add(s.group);
-        else if (d[i].mode == dep_mode::inoutset && s.group_is_set &&
-                 s.readers.empty())
-          add(s.group_preds);
-        else
-          add(s.readers.empty() ? s.group : s.readers);
-        continue;
-      }
-      addr_state &s = table[d[i].address];
-      switch (d[i].mode) {
-      case dep_mode::in:
-        add(s.group);
-        s.readers.push_back(self);
-        break;
-      case dep_mode::inoutset:
-        if (s.group_is_set && s.readers.empty()) {
-          add(s.group_preds);
-          s.group.push_back(self);
-        } else {
-          std::vector<uint32_t> &src = s.readers.empty() ? s.group : s.readers;
-          add(src);
-          s.group_preds = std::move(src);
-          s.group.assign(1, self);
-          s.readers.clear();
-          s.group_is_set = true;
-        }
-        break;
-      default: // out, inout, mutexinoutset
-        add(s.readers.empty() ? s.group : s.readers);
-        s.group.assign(1, self);
-        s.group_preds.clear();
-        s.readers.clear();
-        s.group_is_set = false;
-        break;
-      }
-    }
-    std::erase(preds, self);
-    std::sort(preds.begin(), preds.end());
-    preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+    if (self == kNone)
+      tables[parent].conflicts(d, n, preds);
+    else
+      tables[parent].add(d, n, self, preds);
   }
 
   // The `count` dep records after records[i], appended to g.deps.

@@ -3,6 +3,7 @@
 // dependence edges between siblings. Used by `weft sim` and `weft trace`.
 #pragma once
 
+#include "trace/read/sibling_dependences.hpp"
 #include "trace/read/trace_reader.hpp"
 
 #include <cstdint>
@@ -31,11 +32,6 @@ struct step {
   step_kind type;
   uint32_t count;
   uint64_t value;
-};
-
-struct dependence {
-  uint64_t address;
-  dep_mode mode;
 };
 
 struct task_node {

@@ -24,25 +24,31 @@ bool known(kind k) { return k >= kind::task_create && k <= kind::region_end; }
 
 } // namespace
 
+file_header read_header(std::FILE *f, const std::string &path) {
+  file_header h;
+  if (std::fread(&h, sizeof h, 1, f) != 1)
+    bad(path, 0, "shorter than a trace header (not a weft trace?)");
+  if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
+    bad(path, 0, "not a weft trace (bad magic)");
+  if (h.version != kVersion)
+    bad(path, 8,
+        "trace format version " + std::to_string(h.version) +
+            ", this weft reads version " + std::to_string(kVersion));
+  if (h.record_size != sizeof(record))
+    bad(path, 12,
+        "record size " + std::to_string(h.record_size) + ", expected " +
+            std::to_string(sizeof(record)));
+  h.engine[sizeof h.engine - 1] = '\0';
+  h.program[sizeof h.program - 1] = '\0';
+  return h;
+}
+
 trace_data read(const std::string &path) {
   std::unique_ptr<std::FILE, file_closer> f(std::fopen(path.c_str(), "rb"));
   if (!f)
     throw error(sys_error("cannot open", path));
   trace_data t;
-  if (std::fread(&t.header, sizeof t.header, 1, f.get()) != 1)
-    bad(path, 0, "shorter than a trace header (not a weft trace?)");
-  if (std::memcmp(t.header.magic, kMagic, sizeof kMagic) != 0)
-    bad(path, 0, "not a weft trace (bad magic)");
-  if (t.header.version != kVersion)
-    bad(path, 8,
-        "trace format version " + std::to_string(t.header.version) +
-            ", this weft reads version " + std::to_string(kVersion));
-  if (t.header.record_size != sizeof(record))
-    bad(path, 12,
-        "record size " + std::to_string(t.header.record_size) + ", expected " +
-            std::to_string(sizeof(record)));
-  t.header.engine[sizeof t.header.engine - 1] = '\0';
-  t.header.program[sizeof t.header.program - 1] = '\0';
+  t.header = read_header(f.get(), path);
   long offset = sizeof t.header;
   chunk_header c;
   while (std::fread(&c, sizeof c, 1, f.get()) == 1) {

@@ -5,6 +5,7 @@
 
 #include "trace/trace_format.hpp"
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@ struct trace_data {
   // they belong to.
   std::vector<record> records;
 };
+
+// Reads and checks a trace's header (magic, version, record size) from the
+// start of f; the name fields come back NUL-terminated.
+file_header read_header(std::FILE *f, const std::string &path);
 
 // Reads and checks a whole trace: magic, version, record size, chunk
 // headers, record kinds, and that every count is followed by its deps.

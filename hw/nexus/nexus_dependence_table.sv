@@ -1,0 +1,149 @@
+// The Nexus++ Dependence Table (section III, Table I): SETS sets of WAYS
+// entries, each a key (the address, with the domain tag folded in) and an
+// entry state of WIDTH bits (holders, access class, Kick-Off List pointers:
+// the Task Maestro's business). "One visit per lookup": an operation reads
+// the set's ways once, compares every tag at once and writes at most one way.
+//
+// Port: one operation at a time. Taken with req_valid_i && req_ready_o; the
+// set's ways are read on that edge (tags and states are inferable memories,
+// one per way, with a synchronous read), compared in the next cycle, and the
+// response (rsp_valid_o for one cycle) is registered on the edge after: 2
+// cycles per operation. rsp_hit_o: the key was present; rsp_data_o: its state
+// before the operation; rsp_full_o: an INSERT of a new key found no free way
+// (a set conflict; nothing changed). INSERT takes the lowest free way.
+module nexus_dependence_table #(
+    parameter int unsigned SETS = nexus_pkg::DtSetsDefault,
+    parameter int unsigned WAYS = nexus_pkg::DtWaysDefault,
+    parameter int unsigned KEY_W = nexus_pkg::KeyWidthDefault,
+    parameter int unsigned WIDTH = nexus_pkg::EntryWidthDefault
+) (
+    input  logic             clk_i,
+    input  logic             rst_ni,
+    input  logic             req_valid_i,
+    input  logic [      1:0] req_op_i,
+    input  logic [KEY_W-1:0] req_key_i,
+    input  logic [WIDTH-1:0] req_data_i,
+    output logic             req_ready_o,
+    output logic             rsp_valid_o,
+    output logic             rsp_hit_o,
+    output logic             rsp_full_o,
+    output logic [WIDTH-1:0] rsp_data_o
+);
+  localparam int unsigned SB = $clog2(SETS);
+  localparam int unsigned WB = WAYS > 1 ? $clog2(WAYS) : 1;
+
+  // The set of a key: its SB-bit fields above the 8-byte offset, xored.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [SB-1:0] set_of(logic [KEY_W-1:0] k);
+    logic [SB-1:0] h;
+    h = '0;
+    for (int i = 3; i < KEY_W; i = i + SB) h = h ^ SB'(k >> i);
+    set_of = h;
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  logic busy_q;  // an operation is in its compare cycle
+  logic [1:0] op_q;
+  logic [KEY_W-1:0] key_q;
+  logic [WIDTH-1:0] data_q;
+  logic [SB-1:0] set_q;
+
+  logic [SETS-1:0] valid_q[0:WAYS-1];
+  logic [KEY_W-1:0] tag_rd[0:WAYS-1];
+  logic [WIDTH-1:0] state_rd[0:WAYS-1];
+
+  assign req_ready_o = !busy_q;
+  logic accept;
+  assign accept = req_valid_i && req_ready_o;
+
+  // The compare cycle: hit way and first free way.
+  logic hit, free_found;
+  logic [WB-1:0] hit_way, free_way;
+  always_comb begin
+    hit = 1'b0;
+    hit_way = '0;
+    free_found = 1'b0;
+    free_way = '0;
+    for (int w = WAYS - 1; w >= 0; w--) begin
+      if (valid_q[w][set_q] && tag_rd[w] == key_q) begin
+        hit = 1'b1;
+        hit_way = WB'(w);
+      end
+      if (!valid_q[w][set_q]) begin
+        free_found = 1'b1;
+        free_way = WB'(w);
+      end
+    end
+  end
+
+  logic write_en;
+  logic [WB-1:0] write_way;
+  always_comb begin
+    write_en = 1'b0;
+    write_way = hit_way;
+    if (busy_q)
+      case (op_q)
+        nexus_pkg::DtInsert: begin
+          write_en  = hit || free_found;
+          write_way = hit ? hit_way : free_way;
+        end
+        nexus_pkg::DtUpdate: write_en = hit;
+        default: ;
+      endcase
+  end
+
+  // One memory per way: tags and states, written in the compare cycle, read
+  // on the edge that takes an operation.
+  for (genvar w = 0; w < WAYS; w++) begin : g_way
+    logic [KEY_W-1:0] tags[0:SETS-1];
+    logic [WIDTH-1:0] states[0:SETS-1];
+    always_ff @(posedge clk_i) begin
+      if (write_en && write_way == WB'(w)) begin
+        tags[set_q]   <= key_q;
+        states[set_q] <= data_q;
+      end
+      if (accept) begin
+        tag_rd[w]   <= tags[set_of(req_key_i)];
+        state_rd[w] <= states[set_of(req_key_i)];
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+      op_q <= '0;
+      key_q <= '0;
+      data_q <= '0;
+      set_q <= '0;
+      rsp_valid_o <= 1'b0;
+      rsp_hit_o <= 1'b0;
+      rsp_full_o <= 1'b0;
+      rsp_data_o <= '0;
+      for (int w = 0; w < WAYS; w++) valid_q[w] <= '0;
+    end else begin
+      rsp_valid_o <= 1'b0;
+      if (busy_q) begin
+        busy_q <= 1'b0;
+        rsp_valid_o <= 1'b1;
+        rsp_hit_o <= hit;
+        rsp_data_o <= hit ? state_rd[hit_way] : '0;
+        rsp_full_o <= op_q == nexus_pkg::DtInsert && !hit && !free_found;
+        if (write_en) valid_q[write_way][set_q] <= 1'b1;
+        if (op_q == nexus_pkg::DtDelete && hit) valid_q[hit_way][set_q] <= 1'b0;
+      end else if (accept) begin
+        busy_q <= 1'b1;
+        op_q   <= req_op_i;
+        key_q  <= req_key_i;
+        data_q <= req_data_i;
+        set_q  <= set_of(req_key_i);
+      end
+    end
+  end
+
+`ifndef SYNTHESIS
+  initial begin
+    if ((SETS & (SETS - 1)) != 0 || SETS < 2) $fatal(1, "nexus_dependence_table: SETS=%0d is not a power of two >= 2", SETS);
+  end
+`endif
+endmodule

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Area of an RTL unit from yosys 0.23 (no timing library at hand).
+
+For each configuration: generic synthesis, the memories reported apart (in
+bits, from the $mem_v2 cells before they are mapped to flip-flops), then the
+logic mapped to CMOS gates (abc -g cmos2, flip-flops without enables), and
+
+  * stat -tech cmos: transistors of the combinational gates;
+  * flip-flops counted apart, at FF_TRANSISTORS each (stat gives none);
+  * kGE = all transistors / 4 (a NAND2 has 4);
+  * ltp: the longest logic path in gates, the stand-in for the clock rate.
+
+With --xilinx, also synth_xilinx's LUT / FF / BRAM counts (slow: bench only).
+--check asserts the figures were found and are sane, and that they grow with
+the FIFO depth. Prints one JSON object per configuration (--json FILE too).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+FF_TRANSISTORS = 24  # a static D flip-flop with asynchronous reset
+
+UNITS = {
+    "hwse": ["hwse_pkg.sv", "hwse_fifo.sv", "hwse_loop_datapath.sv",
+             "hwse_divider.sv", "hwse.sv"],
+}
+
+
+def run_yosys(script, workdir):
+    path = os.path.join(workdir, "run.ys")
+    with open(path, "w") as f:
+        f.write(script)
+    p = subprocess.run(["yosys", "-q", "-s", path], cwd=workdir,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("area.py: yosys failed:\n" + p.stdout[-4000:] + p.stderr[-4000:])
+
+
+def read(workdir, name):
+    with open(os.path.join(workdir, name)) as f:
+        return f.read()
+
+
+def generic(srcdir, unit, params, workdir):
+    files = " ".join(os.path.join(srcdir, unit, f) for f in UNITS[unit])
+    chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
+    run_yosys(f"""
+read_verilog -sv -DSYNTHESIS {files}
+chparam {chparam} {unit}
+synth -top {unit} -flatten -run :fine
+tee -q -o mem.txt dump t:$mem_v2
+memory_map
+opt -full
+techmap
+opt -fast
+dffunmap
+abc -g cmos2
+opt_clean
+tee -q -o cmos.txt stat -tech cmos
+tee -q -o ltp.txt ltp -noff
+""", workdir)
+    mem_bits = 0
+    memories = 0
+    for cell in re.split(r"\n\s*cell ", read(workdir, "mem.txt"))[1:]:
+        size = re.search(r"parameter \\SIZE (\d+)", cell)
+        width = re.search(r"parameter \\WIDTH (\d+)", cell)
+        if size and width:
+            memories += 1
+            mem_bits += int(size.group(1)) * int(width.group(1))
+    cmos = read(workdir, "cmos.txt")
+    m = re.search(r"Estimated number of transistors:\s+(\d+)", cmos)
+    if not m:
+        sys.exit("area.py: no transistor estimate in yosys's stat -tech cmos")
+    comb = int(m.group(1))
+    ffs = sum(int(n) for n in re.findall(r"\$_(?:S?DFF|DLATCH)\w*\s+(\d+)", cmos))
+    cells = {k: int(v) for k, v in re.findall(r"(\$_\w+_)\s+(\d+)", cmos)}
+    m = re.search(r"Longest topological path in \S+ \(length=(\d+)\)", read(workdir, "ltp.txt"))
+    if not m:
+        sys.exit("area.py: no longest path in yosys's ltp output")
+    transistors = comb + ffs * FF_TRANSISTORS
+    return {
+        "memories": memories,
+        "memory_bits": mem_bits,
+        "comb_transistors": comb,
+        "flip_flops": ffs,
+        "transistors": transistors,
+        "kge": round(transistors / 4 / 1000, 2),
+        "ltp_gates": int(m.group(1)),
+        "cells": cells,
+    }
+
+
+def xilinx(srcdir, unit, params, workdir):
+    files = " ".join(os.path.join(srcdir, unit, f) for f in UNITS[unit])
+    chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
+    run_yosys(f"""
+read_verilog -sv -DSYNTHESIS {files}
+chparam {chparam} {unit}
+synth_xilinx -top {unit} -flatten
+tee -q -o xilinx.txt stat
+""", workdir)
+    stat = read(workdir, "xilinx.txt")
+    cells = {k: int(v) for k, v in re.findall(r"^\s+(\w+)\s+(\d+)$", stat, re.M)}
+    luts = sum(v for k, v in cells.items() if re.fullmatch(r"LUT\d", k))
+    ffs = sum(v for k, v in cells.items() if re.fullmatch(r"FD\w*", k))
+    lutram = sum(v for k, v in cells.items() if k.startswith("RAM"))
+    bram = sum(v for k, v in cells.items() if k.startswith("RAMB"))
+    return {"luts": luts, "ffs": ffs, "lutram_cells": lutram - bram,
+            "bram": bram}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--unit", default="hwse", choices=sorted(UNITS))
+    ap.add_argument("--hw", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    ap.add_argument("--depths", default="32,64,128")
+    ap.add_argument("--xlen", type=int, default=32,
+                    help="register width (the paper's cluster is 32-bit)")
+    ap.add_argument("--xilinx", action="store_true")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--json")
+    a = ap.parse_args()
+
+    results = []
+    for depth in [int(d) for d in a.depths.split(",")]:
+        params = {"XLEN": a.xlen, "FIFO_DEPTH": depth}
+        with tempfile.TemporaryDirectory() as w:
+            r = {"unit": a.unit, "fifo_depth": depth, "xlen": a.xlen}
+            r.update(generic(a.hw, a.unit, params, w))
+            if a.xilinx:
+                r["xilinx"] = xilinx(a.hw, a.unit, params, w)
+        print(json.dumps(r), flush=True)
+        results.append(r)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+    if a.check:
+        for r in results:
+            d = r["fifo_depth"]
+            assert r["memories"] >= 1, r
+            assert r["memory_bits"] == d * a.xlen, (
+                f"FIFO of {d} x {a.xlen} bits should be one memory: {r}")
+            # The FIFO's storage is mapped to at least one flop per bit.
+            assert r["flip_flops"] >= r["memory_bits"], r
+            assert r["comb_transistors"] > 0 and r["ltp_gates"] > 0, r
+        for small, big in zip(results, results[1:]):
+            assert big["fifo_depth"] > small["fifo_depth"]
+            for k in ("memory_bits", "flip_flops", "comb_transistors", "kge"):
+                assert big[k] > small[k], f"{k} does not grow with the FIFO: {small} {big}"
+        print("area.py: checks passed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,390 @@
+// weft places — PGAS partitions and the at() remote call with object-graph
+// copy (the NEMESYS paper's object model, graph copy and copy map).
+//
+//   struct node { long value; node *next; weft::array<double> xs; };
+//   WEFT_TYPE(node, &node::next, &node::xs);        // once, at namespace scope
+//
+//   node *n = weft::make<node>(weft::place{0}, 1, nullptr);
+//   long v = weft::at(weft::place{1}, n, [](node *c) { return c->value; });
+//
+// A place is a memory partition: its own arena (WEFT_PLACES places, each
+// reserving WEFT_PLACE_BYTES of address space). Objects live in arenas and
+// carry a header (their type and the four words of transition structure the
+// copy uses). A type is registered once with its layout: every member that
+// holds a pointer to an object, an array descriptor (weft::array) or a
+// transient word (weft::transient) is listed; every other word is data.
+//
+// at(p, root, f) copies the graph reachable from root into p's arena (sharing
+// and cycles kept, transient words zeroed), runs f on the copy as a task with
+// here() == p, and returns f's result: a value as is, a pointer to a
+// registered object as a weft::graph copied back into the caller's place.
+// The closure copy is released when f returns: f keeps nothing of it past its
+// return (objects it makes with make<T>(here()) stay).
+//
+// Places share weft's workers (tasks of every place run on any worker); a
+// place is a partition of memory, not of threads (docs/places.md).
+//
+// Errors (bad input) throw std::invalid_argument naming the call and the
+// value; a graph larger than the destination's free space throws
+// std::length_error. The source graph is never written.
+#ifndef WEFT_PLACES_HPP
+#define WEFT_PLACES_HPP
+
+#include <weft/weft.hpp>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <new>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace weft {
+
+/// A memory partition, 0 <= id < num_places().
+struct place {
+  int id = 0;
+  friend bool operator==(place, place) = default;
+};
+
+/// Number of places: WEFT_PLACES (default 1), or as places_init set it.
+WEFT_API int num_places();
+/// The place the calling at() task runs at; place 0 outside any at().
+WEFT_API place here();
+/// Creates the places explicitly (otherwise the first use does, from
+/// WEFT_PLACES and WEFT_PLACE_BYTES). Throws std::logic_error when they exist
+/// with another configuration, std::invalid_argument for n < 1 or a capacity
+/// below one page.
+WEFT_API void places_init(int n, std::size_t bytes_per_place);
+/// Unmaps every arena: all objects and graphs become invalid. For tests.
+WEFT_API void places_shutdown();
+/// The place whose arena holds ptr, or -1.
+WEFT_API int place_of(const void *ptr);
+/// Bytes allocated in place p's arena (objects, copies, free-list holes).
+WEFT_API std::size_t place_bytes_used(place p);
+
+/// An array descriptor (3 words): the backing store, the element count and
+/// the store's size in bytes (NEMESYS 4.3.1). E is data (trivially
+/// copyable, no pointers) or a pointer to registered objects.
+template <class E> struct array {
+  E *data = nullptr;
+  std::uint64_t length = 0;
+  std::uint64_t bytes = 0;
+  E &operator[](std::size_t i) const { return data[i]; }
+  std::size_t size() const { return static_cast<std::size_t>(length); }
+  E *begin() const { return data; }
+  E *end() const { return data + length; }
+};
+
+/// A word the copy does not carry: it is zero in every copy (a cache the
+/// receiver recomputes).
+template <class X> struct alignas(8) transient { X value{}; };
+
+/// Which copy map a graph copy uses (NEMESYS 4.5): linear search, an H3 hash
+/// with linear probing of 2^(ceil(log2 o)+1) slots, or chosen by object count
+/// (linear up to kLinearMapMaxObjects objects).
+enum class copy_map { automatic, linear, hash };
+inline constexpr std::size_t kLinearMapMaxObjects = 64;
+
+struct copy_options {
+  copy_map map = copy_map::automatic;
+  /// Copy into an intermediate buffer in the source's partition whose
+  /// pointers are pre-adjusted to the final destination, then move it with
+  /// one bulk copy (NEMESYS 4.2, distant memories).
+  bool intermediate = false;
+};
+
+/// What the measure pass found: objects, and bytes with headers and array
+/// stores (the size of the destination buffer).
+struct graph_size {
+  std::size_t objects = 0;
+  std::size_t bytes = 0;
+};
+
+namespace detail {
+enum word_kind : std::uint8_t {
+  kWordData = 0,
+  kWordPointer = 1,
+  kWordTransient = 2,
+  kWordArray = 3
+};
+inline constexpr std::size_t kObjectHeaderBytes = 40; // type + 4 transition
+inline constexpr std::size_t kStoreHeaderBytes = 8;   // tag | bytes
+
+template <class M> struct member_kind {
+  static constexpr word_kind kind =
+      std::is_pointer_v<M> ? kWordPointer : kWordData;
+  static constexpr bool listed_ok = std::is_pointer_v<M>;
+  static constexpr std::size_t elem_size = 0;
+};
+template <class E> struct member_kind<array<E>> {
+  static constexpr word_kind kind = kWordArray;
+  static constexpr bool listed_ok = true;
+  static constexpr std::size_t elem_size = sizeof(E);
+  static constexpr word_kind elem =
+      std::is_pointer_v<E> ? kWordPointer : kWordData;
+  static_assert(std::is_trivially_copyable_v<E> && alignof(E) <= 8,
+                "weft::array<E>: E must be trivially copyable, align <= 8");
+};
+template <class X> struct member_kind<transient<X>> {
+  static constexpr word_kind kind = kWordTransient;
+  static constexpr bool listed_ok = true;
+  static constexpr std::size_t elem_size = 0;
+};
+
+struct member_desc {
+  std::size_t offset;
+  std::size_t size;
+  word_kind kind;
+  word_kind elem;        // arrays: kWordData or kWordPointer
+  std::size_t elem_size; // arrays: bytes per element
+};
+
+// Registers a layout (one 2-bit kind per word, the paper's pointer mask) and
+// returns the type's id. Validates the mask; throws std::invalid_argument
+// naming `call`, the type and the word.
+WEFT_API std::uint32_t
+register_type(const char *call, const char *name, std::size_t size,
+              const std::vector<std::uint8_t> &kinds,
+              const std::vector<std::size_t> &elem_sizes);
+WEFT_API std::uint32_t register_members(const char *name, std::size_t size,
+                                        const member_desc *m, std::size_t n);
+
+template <class T, class M> member_desc describe(M T::*pm) {
+  using K = member_kind<M>;
+  static_assert(K::listed_ok,
+                "WEFT_TYPE lists members holding pointers, weft::array or "
+                "weft::transient; data members are not listed");
+  alignas(T) static unsigned char probe[sizeof(T)];
+  const T *t = reinterpret_cast<const T *>(probe);
+  auto off = static_cast<std::size_t>(
+      reinterpret_cast<const unsigned char *>(&(t->*pm)) - probe);
+  member_desc d{off, sizeof(M), K::kind, kWordData, K::elem_size};
+  if constexpr (K::kind == kWordArray)
+    d.elem = K::elem;
+  return d;
+}
+
+template <class T, class... M>
+std::uint32_t register_layout(const char *name, M... pms) {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_standard_layout_v<T>,
+                "WEFT_TYPE: the type must be trivially copyable and standard "
+                "layout (its words are copied as the mask says)");
+  static_assert(alignof(T) <= 8, "WEFT_TYPE: alignment above 8 bytes");
+  member_desc d[sizeof...(M) + 1] = {describe<T>(pms)...};
+  return register_members(name, sizeof(T), d, sizeof...(M));
+}
+
+// Memory of place p for an object of type id (size payload bytes), its
+// header written; the payload is uninitialised.
+WEFT_API void *alloc_object(int place, std::uint32_t type, std::size_t size);
+// A zeroed backing store of `bytes` in place p.
+WEFT_API void *alloc_store(int place, std::size_t bytes);
+
+// A copied graph's buffer (released by graph<T>).
+struct graph_buffer {
+  int place = -1;
+  void *base = nullptr;
+  std::size_t bytes = 0;
+  std::size_t objects = 0;
+};
+// Measures and copies the graph from root into place p; returns the buffer
+// and the copy of root. Throws as documented at the top of this header.
+WEFT_API void *copy_graph(const char *call, int place, const void *root,
+                          const copy_options &opt, graph_buffer *out);
+WEFT_API void release_graph(graph_buffer *b);
+
+// Future state: completion and the waiting worker.
+struct async_state {
+  std::atomic<bool> done{false};
+  std::atomic<int> waiter{-1};
+  std::exception_ptr error;
+};
+// Sets done and wakes a waiter (any thread).
+WEFT_API void async_complete(async_state *s);
+// Runs other tasks (a weft thread) or yields until s is done.
+WEFT_API void async_wait(async_state *s);
+// The place of the calling at() task (thread-local), set and restored.
+WEFT_API int swap_here(int place);
+WEFT_API void check_place(const char *call, place p);
+} // namespace detail
+
+template <class T> struct type_registration; // specialised by WEFT_TYPE
+
+/// Registers T's layout: WEFT_TYPE(T, &T::ptr_member, &T::array_member...).
+/// Use once per type, at global namespace scope.
+#define WEFT_TYPE(T, ...)                                                      \
+  template <> struct weft::type_registration<T> {                              \
+    static inline const std::uint32_t id =                                     \
+        weft::detail::register_layout<T>(#T __VA_OPT__(, ) __VA_ARGS__);       \
+  }
+
+template <class T>
+concept registered = requires {
+  type_registration<T>::id;
+};
+
+/// A new T in p's arena, constructed from args (braces: aggregates work).
+/// Objects made this way live as long as the places.
+/// Members not given are value-initialised (zero).
+template <registered T, class... A> T *make(place p, A &&...args) {
+  void *mem = detail::alloc_object(p.id, type_registration<T>::id, sizeof(T));
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+  return ::new (mem) T{std::forward<A>(args)...};
+#pragma GCC diagnostic pop
+}
+
+/// A zero-filled array of n elements with its store in p's arena.
+template <class E> array<E> make_array(place p, std::size_t n) {
+  (void)detail::member_kind<array<E>>::kind;
+  array<E> a;
+  if (n == 0)
+    return a;
+  a.data = static_cast<E *>(detail::alloc_store(p.id, n * sizeof(E)));
+  a.length = n;
+  a.bytes = n * sizeof(E);
+  return a;
+}
+
+/// A graph copy in some place's arena; owns its buffer (move-only).
+template <class T> class graph {
+public:
+  graph() = default;
+  graph(T *root, detail::graph_buffer b) : root_(root), buf_(b) {}
+  graph(graph &&o) noexcept : root_(o.root_), buf_(o.buf_) {
+    o.root_ = nullptr;
+    o.buf_ = {};
+  }
+  graph &operator=(graph &&o) noexcept {
+    if (this != &o) {
+      reset();
+      root_ = o.root_;
+      buf_ = o.buf_;
+      o.root_ = nullptr;
+      o.buf_ = {};
+    }
+    return *this;
+  }
+  ~graph() { reset(); }
+  T *get() const { return root_; }
+  T *operator->() const { return root_; }
+  T &operator*() const { return *root_; }
+  explicit operator bool() const { return root_ != nullptr; }
+  place where() const { return place{buf_.place}; }
+  /// Objects and bytes of the copy (headers and stores included).
+  graph_size size() const { return {buf_.objects, buf_.bytes}; }
+  void reset() {
+    if (buf_.base)
+      detail::release_graph(&buf_);
+    buf_ = {};
+    root_ = nullptr;
+  }
+
+private:
+  T *root_ = nullptr;
+  detail::graph_buffer buf_;
+};
+
+/// Copies the graph reachable from root into p (null root: empty graph).
+template <registered T>
+graph<T> copy(place p, const T *root, copy_options opt = {}) {
+  if (!root)
+    return {};
+  detail::graph_buffer b;
+  void *r = detail::copy_graph("weft::copy", p.id, root, opt, &b);
+  return graph<T>(static_cast<T *>(r), b);
+}
+
+/// Objects and bytes reachable from root (validating every object).
+WEFT_API graph_size measure(const void *root);
+
+namespace detail {
+template <class R> struct at_result { using type = R; };
+template <class U>
+requires registered<U>
+struct at_result<U *> {
+  using type = graph<U>;
+};
+template <class R> using at_result_t = typename at_result<R>::type;
+
+template <class R> struct result_slot { std::optional<at_result_t<R>> value; };
+template <> struct result_slot<void> {};
+} // namespace detail
+
+/// The result of async_at. get() waits (running other tasks on a weft
+/// thread) and returns the value or rethrows f's exception; once.
+template <class R> class future {
+public:
+  using value_type = detail::at_result_t<R>;
+  struct state : detail::async_state, detail::result_slot<R> {};
+  explicit future(std::shared_ptr<state> s) : s_(std::move(s)) {}
+  bool ready() const { return s_->done.load(std::memory_order_acquire); }
+  value_type get() {
+    detail::async_wait(s_.get());
+    if (s_->error)
+      std::rethrow_exception(s_->error);
+    if constexpr (!std::is_void_v<R>)
+      return std::move(*s_->value);
+  }
+
+private:
+  std::shared_ptr<state> s_;
+};
+
+/// Copies the graph from root into p now, and runs f(copy) there as a task;
+/// the result comes back through the future (see at()).
+template <registered T, class F>
+auto async_at(place p, const T *root, F f, copy_options opt = {})
+    -> future<std::invoke_result_t<F &, T *>> {
+  using R = std::invoke_result_t<F &, T *>;
+  static_assert(!std::is_pointer_v<R> || registered<std::remove_pointer_t<R>>,
+                "weft::at: f returns a pointer to an unregistered type");
+  detail::check_place("weft::async_at", p);
+  int caller = here().id;
+  auto s = std::make_shared<typename future<R>::state>();
+  graph<T> closure;
+  if (root) {
+    detail::graph_buffer b;
+    void *r = detail::copy_graph("weft::async_at", p.id, root, opt, &b);
+    closure = graph<T>(static_cast<T *>(r), b);
+  }
+  weft::spawn(
+      [s, p, caller, f = std::move(f), c = std::move(closure), opt]() mutable {
+        int prev = detail::swap_here(p.id);
+        try {
+          if constexpr (std::is_void_v<R>) {
+            f(c.get());
+          } else if constexpr (std::is_pointer_v<R>) {
+            R r = f(c.get());
+            s->value.emplace(copy(place{caller}, r, opt));
+          } else {
+            s->value.emplace(f(c.get()));
+          }
+        } catch (...) {
+          s->error = std::current_exception();
+        }
+        c.reset();
+        detail::swap_here(prev);
+        detail::async_complete(s.get());
+      });
+  return future<R>(std::move(s));
+}
+
+/// at(p, root, f): async_at(p, root, f).get().
+template <registered T, class F>
+auto at(place p, const T *root, F f, copy_options opt = {}) {
+  return async_at(p, root, std::move(f), opt).get();
+}
+
+/// Runs f() and waits for every task (every async_at) spawned within it and
+/// their descendants; rethrows the first exception of one of those tasks.
+template <class F> void finish(F &&f) { taskgroup(std::forward<F>(f)); }
+
+} // namespace weft
+
+#endif // WEFT_PLACES_HPP

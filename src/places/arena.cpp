@@ -1,0 +1,159 @@
+#include "arena.hpp"
+
+#include "type_registry.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <sys/mman.h>
+
+namespace weft::places {
+
+namespace {
+constexpr std::size_t kExtentAlign = 64;
+constexpr std::size_t kChunkBytes = 1 << 20;
+
+void *reserve(std::size_t bytes, const char *what, int place) {
+  void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    throw std::runtime_error("weft places: cannot reserve " +
+                             std::to_string(bytes) + " bytes for the " + what +
+                             " of place " + std::to_string(place) + ": " +
+                             std::strerror(errno));
+  return p;
+}
+} // namespace
+
+arena::arena(int place, std::size_t capacity)
+    : place_(place), cap_(capacity & ~(kExtentAlign - 1)) {
+  base_ = static_cast<char *>(reserve(cap_, "arena", place));
+  madvise(base_, cap_, MADV_HUGEPAGE); // large graphs: fewer TLB misses
+  starts_bytes_ = (cap_ / 8 + 63) / 64 * 8;
+  try {
+    starts_ = static_cast<std::atomic<std::uint64_t> *>(
+        reserve(starts_bytes_, "start bitmap", place));
+  } catch (...) {
+    munmap(base_, cap_);
+    throw;
+  }
+}
+
+arena::~arena() {
+  munmap(starts_, starts_bytes_);
+  munmap(base_, cap_);
+}
+
+char *arena::take(std::size_t bytes) {
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    if (it->second < bytes)
+      continue;
+    std::size_t off = it->first, len = it->second;
+    free_.erase(it);
+    if (len > bytes)
+      free_.emplace(off + bytes, len - bytes);
+    free_total_ -= bytes;
+    return base_ + off;
+  }
+  if (bytes > cap_ - top_)
+    return nullptr;
+  char *p = base_ + top_;
+  top_ += bytes;
+  return p;
+}
+
+char *arena::alloc_extent(std::size_t bytes) {
+  bytes = (bytes + kExtentAlign - 1) & ~(kExtentAlign - 1);
+  if (bytes == 0 || bytes > cap_)
+    return nullptr;
+  std::lock_guard<std::mutex> lk(lock_);
+  return take(bytes);
+}
+
+void arena::free_extent(char *p, std::size_t bytes) {
+  bytes = (bytes + kExtentAlign - 1) & ~(kExtentAlign - 1);
+  clear_starts(p, bytes);
+  std::lock_guard<std::mutex> lk(lock_);
+  std::size_t off = static_cast<std::size_t>(p - base_);
+  auto next = free_.lower_bound(off);
+  if (next != free_.end() && next->first == off + bytes) {
+    bytes += next->second;
+    free_total_ -= next->second;
+    next = free_.erase(next);
+  }
+  if (next != free_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == off) {
+      off = prev->first;
+      bytes += prev->second;
+      free_total_ -= prev->second;
+      free_.erase(prev);
+    }
+  }
+  if (off + bytes == top_) {
+    top_ = off;
+    return;
+  }
+  free_.emplace(off, bytes);
+  free_total_ += bytes;
+}
+
+char *arena::alloc_small(std::size_t bytes) {
+  std::lock_guard<std::mutex> lk(lock_);
+  if (static_cast<std::size_t>(chunk_end_ - chunk_) < bytes) {
+    std::size_t want = bytes > kChunkBytes / 4 ? bytes : kChunkBytes;
+    want = (want + kExtentAlign - 1) & ~(kExtentAlign - 1);
+    char *c = take(want);
+    if (!c)
+      return nullptr;
+    if (want == bytes || bytes > kChunkBytes / 4)
+      return c; // a large object gets an extent of its own
+    chunk_ = c;
+    chunk_end_ = c + want;
+  }
+  char *p = chunk_;
+  chunk_ += bytes;
+  return p;
+}
+
+std::size_t arena::used() const {
+  std::lock_guard<std::mutex> lk(lock_);
+  return top_ - free_total_;
+}
+
+std::size_t arena::free_bytes() const {
+  std::lock_guard<std::mutex> lk(lock_);
+  return cap_ - top_ + free_total_;
+}
+
+void arena::clear_starts(const void *p, std::size_t bytes) {
+  std::size_t g = granule(p), e = g + bytes / 8;
+  while (g < e) {
+    std::size_t w = g / 64, lo = g % 64;
+    std::size_t hi = std::min<std::size_t>(64, lo + (e - g));
+    std::uint64_t bits =
+        (hi == 64 ? ~0ull : (1ull << hi) - 1) & ~((1ull << lo) - 1);
+    if (bits == ~0ull)
+      starts_[w].store(0, std::memory_order_relaxed);
+    else
+      starts_[w].fetch_and(~bits, std::memory_order_relaxed);
+    g += hi - lo;
+  }
+}
+
+void arena::mark_blocks(const char *p, std::size_t bytes) {
+  const char *end = p + bytes;
+  while (p < end) {
+    mark_start(p);
+    std::uint64_t tag;
+    std::memcpy(&tag, p, sizeof tag);
+    if ((tag & kTagMask) == kStoreTag)
+      p += store_bytes(tag & ~kTagMask);
+    else
+      p += object_bytes(type_at(std::uint32_t(tag & ~kTagMask)));
+  }
+}
+
+} // namespace weft::places

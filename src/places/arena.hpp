@@ -1,0 +1,74 @@
+// A place's memory partition: a reserved address range with a first-fit
+// extent allocator (copy buffers come and go), a bump chunk for objects made
+// one by one, and a bitmap marking where each block (object or array store)
+// starts, so that a pointer into the middle of a block is recognised.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+
+namespace weft::places {
+
+class arena {
+public:
+  arena(int place, std::size_t capacity);
+  ~arena();
+  arena(const arena &) = delete;
+  arena &operator=(const arena &) = delete;
+
+  int place() const { return place_; }
+  char *base() const { return base_; }
+  std::size_t capacity() const { return cap_; }
+  bool contains(const void *p) const {
+    auto a = reinterpret_cast<std::uintptr_t>(p);
+    auto b = reinterpret_cast<std::uintptr_t>(base_);
+    return a >= b && a < b + cap_;
+  }
+
+  // An extent of at least `bytes` (64-byte aligned), or nullptr when the
+  // arena cannot hold it. Thread-safe.
+  char *alloc_extent(std::size_t bytes);
+  void free_extent(char *p, std::size_t bytes);
+  // `bytes` (a multiple of 8) from the bump chunk; nullptr when full.
+  char *alloc_small(std::size_t bytes);
+  // Bytes handed out (extents, chunks, holes between them).
+  std::size_t used() const;
+  std::size_t free_bytes() const;
+
+  // Block starts (8-byte granules). Marking races only with other granules.
+  void mark_start(const void *block) {
+    std::size_t g = granule(block);
+    starts_[g / 64].fetch_or(1ull << (g % 64), std::memory_order_relaxed);
+  }
+  bool is_start(const void *block) const {
+    std::size_t g = granule(block);
+    return (starts_[g / 64].load(std::memory_order_relaxed) >> (g % 64)) & 1;
+  }
+  // Clears the start marks of [p, p + bytes).
+  void clear_starts(const void *p, std::size_t bytes);
+  // Sets the marks of the blocks laid out back to back in [p, p + bytes)
+  // (a graph buffer moved in by one bulk copy).
+  void mark_blocks(const char *p, std::size_t bytes);
+
+private:
+  std::size_t granule(const void *p) const {
+    return static_cast<std::size_t>(static_cast<const char *>(p) - base_) / 8;
+  }
+  char *take(std::size_t bytes); // under lock_
+
+  int place_;
+  std::size_t cap_;
+  char *base_;
+  std::atomic<std::uint64_t> *starts_;
+  std::size_t starts_bytes_;
+  mutable std::mutex lock_;
+  std::size_t top_ = 0;                     // bump end of the extents
+  std::map<std::size_t, std::size_t> free_; // offset -> length
+  std::size_t free_total_ = 0;
+  char *chunk_ = nullptr, *chunk_end_ = nullptr;
+};
+
+} // namespace weft::places

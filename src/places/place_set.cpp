@@ -1,0 +1,185 @@
+#include "place_set.hpp"
+
+#include "base/env.hpp"
+#include "core/runtime.hpp"
+#include "type_registry.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+namespace weft::places {
+
+namespace {
+std::mutex g_lock;
+std::atomic<place_set *> g_places{nullptr};
+constexpr int kMaxPlaces = 1024;
+constexpr std::size_t kDefaultPlaceBytes = std::size_t(8) << 30;
+constexpr std::size_t kMinPlaceBytes = 1 << 16;
+
+place_set *make_places(int n, std::size_t bytes) {
+  auto s = std::make_unique<place_set>();
+  for (int i = 0; i < n; ++i)
+    s->arenas.push_back(std::make_unique<arena>(i, bytes));
+  return s.release();
+}
+
+thread_local int tl_here = 0;
+} // namespace
+
+place_set &current_places() {
+  if (place_set *s = g_places.load(std::memory_order_acquire))
+    return *s;
+  std::lock_guard<std::mutex> lk(g_lock);
+  if (place_set *s = g_places.load(std::memory_order_relaxed))
+    return *s;
+  int n = 1;
+  std::size_t bytes = kDefaultPlaceBytes;
+  env::reader r;
+  r.integer("WEFT_PLACES", 1, kMaxPlaces, n, "a place count");
+  r.integer("WEFT_PLACE_BYTES", kMinPlaceBytes, std::uint64_t(1) << 46, bytes,
+            "a byte count");
+  if (!r.ok())
+    throw std::invalid_argument("weft places: " + r.error());
+  place_set *s = make_places(n, bytes);
+  g_places.store(s, std::memory_order_release);
+  return *s;
+}
+
+arena &arena_of_place(const char *call, int p) {
+  place_set &s = current_places();
+  if (p < 0 || p >= int(s.arenas.size()))
+    throw std::invalid_argument(std::string(call) + ": place " +
+                                std::to_string(p) + " does not exist (" +
+                                std::to_string(s.arenas.size()) +
+                                " places: WEFT_PLACES)");
+  return *s.arenas[p];
+}
+
+arena *arena_holding(const void *ptr) {
+  for (auto &a : current_places().arenas)
+    if (a->contains(ptr))
+      return a.get();
+  return nullptr;
+}
+
+} // namespace weft::places
+
+namespace weft {
+
+using places::arena;
+
+int num_places() { return int(places::current_places().arenas.size()); }
+
+place here() { return place{places::tl_here}; }
+
+void places_init(int n, std::size_t bytes) {
+  if (n < 1 || n > places::kMaxPlaces)
+    throw std::invalid_argument("weft::places_init: " + std::to_string(n) +
+                                " places (must be in [1, 1024])");
+  if (bytes < places::kMinPlaceBytes)
+    throw std::invalid_argument("weft::places_init: " + std::to_string(bytes) +
+                                " bytes per place (at least 65536)");
+  std::lock_guard<std::mutex> lk(places::g_lock);
+  if (places::place_set *s = places::g_places.load(std::memory_order_relaxed)) {
+    bool same = int(s->arenas.size()) == n &&
+                s->arenas[0]->capacity() == (bytes & ~std::size_t(63));
+    if (same)
+      return;
+    throw std::logic_error("weft::places_init(" + std::to_string(n) + ", " +
+                           std::to_string(bytes) + "): places exist with " +
+                           std::to_string(s->arenas.size()) +
+                           " places; call places_shutdown first");
+  }
+  places::g_places.store(places::make_places(n, bytes),
+                         std::memory_order_release);
+}
+
+void places_shutdown() {
+  std::lock_guard<std::mutex> lk(places::g_lock);
+  delete places::g_places.exchange(nullptr, std::memory_order_acq_rel);
+}
+
+int place_of(const void *ptr) {
+  places::arena *a = places::arena_holding(ptr);
+  return a ? a->place() : -1;
+}
+
+std::size_t place_bytes_used(place p) {
+  return places::arena_of_place("weft::place_bytes_used", p.id).used();
+}
+
+namespace detail {
+
+void check_place(const char *call, place p) {
+  (void)places::arena_of_place(call, p.id);
+}
+
+int swap_here(int p) {
+  int old = places::tl_here;
+  places::tl_here = p;
+  return old;
+}
+
+void *alloc_object(int p, std::uint32_t type, std::size_t size) {
+  const char *call = "weft::make";
+  arena &a = places::arena_of_place(call, p);
+  const places::type_record *t = places::find_type(type);
+  if (!t || t->size != places::round8(size))
+    throw std::invalid_argument(std::string(call) + ": type id " +
+                                std::to_string(type) + " is not registered");
+  char *mem = a.alloc_small(places::object_bytes(*t));
+  if (!mem)
+    throw std::length_error(std::string(call) + "<" + t->name + ">: place " +
+                            std::to_string(p) + " is full (" +
+                            std::to_string(a.capacity()) + " bytes)");
+  auto *h = reinterpret_cast<places::object_header *>(mem);
+  *h = {places::kObjectTag | type, 0, 0, 0, 0};
+  a.mark_start(mem);
+  return mem + sizeof(places::object_header);
+}
+
+void *alloc_store(int p, std::size_t bytes) {
+  const char *call = "weft::make_array";
+  arena &a = places::arena_of_place(call, p);
+  if (bytes > places::kMaxStoreBytes)
+    throw std::invalid_argument(std::string(call) + ": " +
+                                std::to_string(bytes) + " bytes is too large");
+  std::size_t total = places::store_bytes(bytes);
+  char *mem = a.alloc_small(total);
+  if (!mem)
+    throw std::length_error(std::string(call) + ": place " + std::to_string(p) +
+                            " cannot hold " + std::to_string(bytes) + " bytes");
+  std::uint64_t tag = places::kStoreTag | bytes;
+  std::memcpy(mem, &tag, sizeof tag);
+  std::memset(mem + 8, 0, total - 8);
+  a.mark_start(mem);
+  return mem + 8;
+}
+
+void async_complete(async_state *s) {
+  s->done.store(true, std::memory_order_seq_cst);
+  int w = s->waiter.load(std::memory_order_seq_cst);
+  if (w >= 0)
+    if (runtime *rt = g_runtime.load(std::memory_order_acquire))
+      rt->wake(w);
+}
+
+void async_wait(async_state *s) {
+  if (s->done.load(std::memory_order_acquire))
+    return;
+  worker *w = tl_worker;
+  if (!w) {
+    while (!s->done.load(std::memory_order_acquire))
+      std::this_thread::yield();
+    return;
+  }
+  s->waiter.store(w->id(), std::memory_order_seq_cst);
+  w->wait_until([s] { return s->done.load(std::memory_order_seq_cst); });
+}
+
+} // namespace detail
+} // namespace weft

@@ -1,0 +1,538 @@
+// weft/regions.h: argument checking (errors name the call and the value),
+// the calling task, and the hand-over of ready region tasks to the core as
+// dependence-free tasks whose completion releases their arguments.
+#include "base/error.hpp"
+#include "core/runtime.hpp"
+#include "region_space.hpp"
+
+#include <weft/regions.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <new>
+
+namespace weft::regions {
+namespace {
+
+// The region task the calling thread runs now (nullptr: none, or the
+// program's main code).
+thread_local rtask *tl_rtask = nullptr;
+
+using lock_guard = std::lock_guard<std::mutex>;
+
+// "region 5" or "object 0x...", for messages.
+struct node_name {
+  char text[48];
+  explicit node_name(const node &n) {
+    if (n.is_region)
+      std::snprintf(text, sizeof text, "region %u",
+                    static_cast<const region &>(n).id);
+    else {
+      auto &o = static_cast<const object_node &>(n);
+      std::snprintf(text, sizeof text, "object %p",
+                    static_cast<void *>(o.s->data +
+                                        std::size_t(o.index) * o.s->obj_size));
+    }
+  }
+};
+
+// The calling worker and region task; starts the runtime on first use.
+int caller(const char *call, worker *&w, rtask *&cur) {
+  w = tl_worker;
+  if (!w) {
+    if (weft_num_threads() < 0)
+      return set_error(WEFT_ETHREAD,
+                       "%s: called from a thread weft does not know", call);
+    w = tl_worker;
+  }
+  cur = tl_rtask;
+  if (cur) {
+    if (w->current() != cur->core)
+      return set_error(WEFT_ESTATE,
+                       "%s: called from a task spawned with weft_spawn, not "
+                       "a region task (weft_rspawn) or the main program",
+                       call);
+    return WEFT_OK;
+  }
+  if (w->current() != w->root())
+    return set_error(WEFT_ESTATE,
+                     "%s: called from a task spawned with weft_spawn, not a "
+                     "region task (weft_rspawn) or the main program",
+                     call);
+  cur = &region_space::get().root_task();
+  return WEFT_OK;
+}
+
+// The calling task must hold write access to n or a region enclosing it.
+int check_writable(const char *call, rtask &cur, node &n) {
+  entry *h = region_space::holder_of(cur, n);
+  if (!h)
+    return set_error(WEFT_ESTATE,
+                     "%s: the calling task holds neither %s nor a region "
+                     "enclosing it",
+                     call, node_name(n).text);
+  if (!h->rw)
+    return set_error(WEFT_ESTATE,
+                     "%s: the calling task holds %s read-only (it needs "
+                     "write access to %s)",
+                     call, node_name(*h->target).text, node_name(n).text);
+  return WEFT_OK;
+}
+
+rtask *make_rtask(int nargs, int nentries) {
+  std::size_t bytes = sizeof(rtask) + sizeof(void *) * std::size_t(nargs) +
+                      sizeof(entry) * std::size_t(nentries);
+  void *mem = std::malloc(bytes);
+  if (!mem)
+    fatal("weft regions: out of memory for a task of %d arguments", nargs);
+  auto *t = new (mem) rtask;
+  auto *p = reinterpret_cast<char *>(t + 1);
+  t->args = reinterpret_cast<void **>(p);
+  t->entries = reinterpret_cast<entry *>(p + sizeof(void *) * nargs);
+  for (int i = 0; i < nentries; ++i)
+    new (&t->entries[i]) entry;
+  t->nargs = nargs;
+  t->nentries = nentries;
+  return t;
+}
+
+void destroy_rtask(rtask *t) {
+  t->~rtask();
+  std::free(t);
+}
+
+void run_rtask(void *p);
+
+// Hand ready tasks to the core (no lock held: the core may run one here).
+void launch(ready_list &ready) {
+  for (std::size_t i = 0; i < ready.size(); ++i) {
+    rtask *t = ready[i];
+    if (t->waiter) {
+      int wid = t->waiter_worker;
+      t->ready.store(true, std::memory_order_seq_cst);
+      if (runtime *rt = g_runtime.load(std::memory_order_acquire))
+        rt->wake(wid);
+      continue;
+    }
+    if (int rc = weft_spawn(run_rtask, t, nullptr, 0); rc != WEFT_OK)
+      fatal("weft regions: handing a ready task to the core failed: %s",
+            weft_last_error());
+  }
+}
+
+void finish(rtask *t) {
+  ready_list ready;
+  {
+    region_space &sp = region_space::get();
+    lock_guard lk(sp.lock());
+    sp.release(*t, ready);
+  }
+  destroy_rtask(t);
+  launch(ready);
+}
+
+void run_rtask(void *p) {
+  auto *t = static_cast<rtask *>(p);
+  rtask *prev = tl_rtask;
+  tl_rtask = t;
+  t->core = tl_worker->current();
+  std::exception_ptr exc;
+  try {
+    t->fn(t->args);
+  } catch (...) {
+    exc = std::current_exception();
+  }
+  // Plain tasks it spawned (weft_spawn, address dependences) are part of
+  // it: they end before its arguments go to the next task.
+  if (weft_taskwait() == WEFT_ETASK && !exc)
+    exc = take_pending_exception();
+  tl_rtask = prev;
+  if (exc)
+    region_space::get().record_exception(std::move(exc));
+  finish(t);
+}
+
+constexpr int kKnownTypeBits =
+    WEFT_ARG_INOUT | WEFT_ARG_NOTRANSFER | WEFT_ARG_SAFE | WEFT_ARG_REGION;
+
+// Checks the arguments, builds the task and enqueues it. On error nothing is
+// enqueued and t is destroyed.
+int check_and_enqueue(region_space &sp, const char *call, rtask &cur, rtask *t,
+                      const int *types, ready_list &ready) {
+  int k = 0;
+  for (int i = 0; i < t->nargs; ++i) {
+    int ty = types[i];
+    if (ty & WEFT_ARG_SAFE)
+      continue;
+    node *n;
+    if (ty & WEFT_ARG_REGION) {
+      auto id = static_cast<weft_rid>(reinterpret_cast<uintptr_t>(t->args[i]));
+      n = sp.lookup_region(id);
+      if (!n) {
+        char what[32];
+        std::snprintf(what, sizeof what, "args[%d]", i);
+        sp.find_region(id, call, what); // the message
+        return WEFT_EINVAL;
+      }
+    } else {
+      object_ref ref = sp.find_object(t->args[i]);
+      if (!ref.s)
+        return set_error(WEFT_EINVAL,
+                         "%s: args[%d] is %p, not a live object allocated by "
+                         "weft_alloc (a region ID needs WEFT_ARG_REGION)",
+                         call, i, t->args[i]);
+      if (!ref.at_start)
+        return set_error(WEFT_EINVAL,
+                         "%s: args[%d] is %p, inside an object that starts at "
+                         "%p (an object argument is its start address)",
+                         call, i, t->args[i],
+                         sp.allocator().object_address(ref));
+      n = &sp.object_node_of(ref);
+    }
+    entry *h = region_space::holder_of(cur, *n);
+    if (!h)
+      return set_error(WEFT_EINVAL,
+                       "%s: args[%d] (%s) is not inside any argument of the "
+                       "spawning task",
+                       call, i, node_name(*n).text);
+    bool rw = (ty & WEFT_ARG_OUT) != 0;
+    if (rw && !h->rw)
+      return set_error(WEFT_EINVAL,
+                       "%s: args[%d] (%s) asks for write access, but the "
+                       "spawning task holds %s read-only",
+                       call, i, node_name(*n).text, node_name(*h->target).text);
+    entry &e = t->entries[k++];
+    e.task = t;
+    e.target = n;
+    e.start = h->target;
+    e.outer = h;
+    e.rw = rw;
+  }
+  // No argument may lie inside (or be) another.
+  uint64_t stamp = sp.next_mark();
+  for (int a = 0; a < k; ++a) {
+    node *n = t->entries[a].target;
+    if (n->mark == stamp)
+      return set_error(WEFT_EINVAL, "%s: %s is named by two arguments", call,
+                       node_name(*n).text);
+    n->mark = stamp;
+  }
+  for (int a = 0; a < k; ++a) {
+    entry &e = t->entries[a];
+    if (e.target == e.start)
+      continue;
+    for (node *x = e.target->parent;; x = x->parent) {
+      if (x->mark == stamp)
+        return set_error(WEFT_EINVAL,
+                         "%s: the argument %s lies inside the argument %s "
+                         "(arguments may not overlap)",
+                         call, node_name(*e.target).text, node_name(*x).text);
+      if (x == e.start)
+        break;
+    }
+  }
+  sp.enqueue(*t, ready);
+  return WEFT_OK;
+}
+
+int submit(const char *call, rtask &cur, rtask *t, const int *types,
+           ready_list &ready) {
+  region_space &sp = region_space::get();
+  lock_guard lk(sp.lock());
+  int rc = check_and_enqueue(sp, call, cur, t, types, ready);
+  if (rc != WEFT_OK) // object nodes made for the rejected task go again
+    for (int i = 0; i < t->nargs; ++i)
+      if (!(types[i] & (WEFT_ARG_SAFE | WEFT_ARG_REGION)))
+        if (object_ref ref = sp.find_object(t->args[i]); ref.s)
+          if (object_node *n = region_space::existing_node(ref))
+            sp.drop_if_unused(*n);
+  return rc;
+}
+
+int check_arrays(const char *call, int nargs, void *const *args,
+                 const int *types, int &nentries) {
+  if (nargs < 0)
+    return set_error(WEFT_EINVAL, "%s: nargs is %d (must be >= 0)", call,
+                     nargs);
+  if (nargs > 0 && (!args || !types))
+    return set_error(WEFT_EINVAL, "%s: %s is NULL but nargs is %d", call,
+                     args ? "types" : "args", nargs);
+  nentries = 0;
+  for (int i = 0; i < nargs; ++i) {
+    int ty = types[i];
+    if (ty & ~kKnownTypeBits)
+      return set_error(WEFT_EINVAL, "%s: types[%d] is 0x%x (unknown bits 0x%x)",
+                       call, i, unsigned(ty), unsigned(ty & ~kKnownTypeBits));
+    if (ty & WEFT_ARG_SAFE)
+      continue;
+    if (!(ty & WEFT_ARG_INOUT))
+      return set_error(WEFT_EINVAL,
+                       "%s: types[%d] is 0x%x: neither WEFT_ARG_IN nor "
+                       "WEFT_ARG_OUT (use WEFT_ARG_SAFE for a by-value "
+                       "argument)",
+                       call, i, unsigned(ty));
+    ++nentries;
+  }
+  return WEFT_OK;
+}
+
+} // namespace
+} // namespace weft::regions
+
+using namespace weft;
+using namespace weft::regions;
+
+extern "C" {
+
+weft_rid weft_ralloc(weft_rid parent, int level_hint) {
+  worker *w;
+  rtask *cur;
+  if (caller("weft_ralloc", w, cur) != WEFT_OK)
+    return 0;
+  if (level_hint < 0) {
+    set_error(WEFT_EINVAL, "weft_ralloc: level_hint is %d (must be >= 0)",
+              level_hint);
+    return 0;
+  }
+  region_space &sp = region_space::get();
+  lock_guard lk(sp.lock());
+  region *p = sp.find_region(parent, "weft_ralloc", "parent");
+  if (!p || check_writable("weft_ralloc", *cur, *p) != WEFT_OK)
+    return 0;
+  return sp.new_region(*p, level_hint)->id;
+}
+
+int weft_rfree(weft_rid r) {
+  worker *w;
+  rtask *cur;
+  if (int rc = caller("weft_rfree", w, cur); rc != WEFT_OK)
+    return rc;
+  if (r == WEFT_ROOT_REGION)
+    return set_error(WEFT_EINVAL,
+                     "weft_rfree: region 0 is the root region, which "
+                     "cannot be freed");
+  region_space &sp = region_space::get();
+  lock_guard lk(sp.lock());
+  region *reg = sp.find_region(r, "weft_rfree", "r");
+  if (!reg)
+    return WEFT_EINVAL;
+  if (int rc = check_writable("weft_rfree", *cur, *reg->parent); rc != WEFT_OK)
+    return rc;
+  if (!reg->idle() || reg->inbound != 0)
+    return set_error(WEFT_ESTATE,
+                     "weft_rfree: region %u has live tasks: queued for, "
+                     "running on or holding it or something inside it "
+                     "(nothing was freed)",
+                     r);
+  sp.delete_region(*reg);
+  return WEFT_OK;
+}
+
+int weft_region_of(const void *p, weft_rid *out) {
+  if (!out)
+    return set_error(WEFT_EINVAL, "weft_region_of: out is NULL");
+  region_space &sp = region_space::get();
+  lock_guard lk(sp.lock());
+  object_ref ref = sp.find_object(p);
+  if (!ref.s)
+    return set_error(WEFT_EINVAL,
+                     "weft_region_of: %p is not inside a live object "
+                     "allocated by weft_alloc",
+                     p);
+  *out = ref.s->owner->id;
+  return WEFT_OK;
+}
+
+void *weft_alloc(size_t size, weft_rid r) {
+  worker *w;
+  rtask *cur;
+  if (caller("weft_alloc", w, cur) != WEFT_OK)
+    return nullptr;
+  if (size == 0) {
+    set_error(WEFT_EINVAL, "weft_alloc: size is 0");
+    return nullptr;
+  }
+  region_space &sp = region_space::get();
+  lock_guard lk(sp.lock());
+  region *reg = sp.find_region(r, "weft_alloc", "r");
+  if (!reg || check_writable("weft_alloc", *cur, *reg) != WEFT_OK)
+    return nullptr;
+  void *p = sp.alloc(*reg, size);
+  if (!p)
+    set_error(WEFT_EINVAL,
+              "weft_alloc: no address space left for %zu bytes in region %u",
+              size, r);
+  return p;
+}
+
+namespace {
+// A live object at p that the caller may free (lock held).
+int freeable(const char *call, rtask &cur, const void *p, object_ref &ref) {
+  region_space &sp = region_space::get();
+  ref = sp.find_object(p);
+  if (!ref.s)
+    return set_error(WEFT_EINVAL,
+                     "%s: %p is not a live object allocated by weft_alloc "
+                     "(never allocated, or already freed)",
+                     call, p);
+  if (!ref.at_start)
+    return set_error(WEFT_EINVAL,
+                     "%s: %p is inside the object that starts at %p", call, p,
+                     sp.allocator().object_address(ref));
+  if (int rc = check_writable(call, cur, *ref.s->owner); rc != WEFT_OK)
+    return rc;
+  if (object_node *n = region_space::existing_node(ref))
+    if (!n->idle() || n->inbound != 0)
+      return set_error(WEFT_ESTATE,
+                       "%s: object %p has live tasks queued for or holding "
+                       "it (nothing was freed)",
+                       call, p);
+  return WEFT_OK;
+}
+} // namespace
+
+int weft_free(void *p) {
+  worker *w;
+  rtask *cur;
+  if (int rc = caller("weft_free", w, cur); rc != WEFT_OK)
+    return rc;
+  if (!p)
+    return set_error(WEFT_EINVAL, "weft_free: p is NULL");
+  region_space &sp = region_space::get();
+  lock_guard lk(sp.lock());
+  object_ref ref;
+  if (int rc = freeable("weft_free", *cur, p, ref); rc != WEFT_OK)
+    return rc;
+  sp.free_object(ref);
+  return WEFT_OK;
+}
+
+void *weft_realloc(void *p, size_t size, weft_rid r) {
+  if (!p)
+    return weft_alloc(size, r);
+  worker *w;
+  rtask *cur;
+  if (caller("weft_realloc", w, cur) != WEFT_OK)
+    return nullptr;
+  if (size == 0) {
+    set_error(WEFT_EINVAL, "weft_realloc: size is 0 (use weft_free)");
+    return nullptr;
+  }
+  region_space &sp = region_space::get();
+  lock_guard lk(sp.lock());
+  object_ref ref;
+  if (freeable("weft_realloc", *cur, p, ref) != WEFT_OK)
+    return nullptr;
+  region *reg = sp.find_region(r, "weft_realloc", "r");
+  if (!reg || check_writable("weft_realloc", *cur, *reg) != WEFT_OK)
+    return nullptr;
+  void *q = sp.alloc(*reg, size);
+  if (!q) {
+    set_error(WEFT_EINVAL,
+              "weft_realloc: no address space left for %zu bytes in region "
+              "%u",
+              size, r);
+    return nullptr;
+  }
+  std::size_t old = sp.allocator().object_size(ref);
+  std::memcpy(q, p, old < size ? old : size);
+  sp.free_object(ref);
+  return q;
+}
+
+int weft_balloc(size_t size, weft_rid r, int n, void **ptrs) {
+  worker *w;
+  rtask *cur;
+  if (int rc = caller("weft_balloc", w, cur); rc != WEFT_OK)
+    return rc;
+  if (size == 0)
+    return set_error(WEFT_EINVAL, "weft_balloc: size is 0");
+  if (n < 0)
+    return set_error(WEFT_EINVAL, "weft_balloc: n is %d (must be >= 0)", n);
+  if (n > 0 && !ptrs)
+    return set_error(WEFT_EINVAL, "weft_balloc: ptrs is NULL but n is %d", n);
+  region_space &sp = region_space::get();
+  lock_guard lk(sp.lock());
+  region *reg = sp.find_region(r, "weft_balloc", "r");
+  if (!reg)
+    return WEFT_EINVAL;
+  if (int rc = check_writable("weft_balloc", *cur, *reg); rc != WEFT_OK)
+    return rc;
+  for (int i = 0; i < n; ++i) {
+    ptrs[i] = sp.alloc(*reg, size);
+    if (!ptrs[i]) {
+      for (int j = 0; j < i; ++j)
+        sp.free_object(sp.find_object(ptrs[j]));
+      return set_error(WEFT_EINVAL,
+                       "weft_balloc: no address space left for %d objects of "
+                       "%zu bytes in region %u",
+                       n, size, r);
+    }
+  }
+  return WEFT_OK;
+}
+
+int weft_rspawn(weft_args_fn fn, int nargs, void *const *args,
+                const int *types) {
+  worker *w;
+  rtask *cur;
+  if (int rc = caller("weft_rspawn", w, cur); rc != WEFT_OK)
+    return rc;
+  if (!fn)
+    return set_error(WEFT_EINVAL, "weft_rspawn: fn is NULL");
+  int nentries;
+  if (int rc = check_arrays("weft_rspawn", nargs, args, types, nentries);
+      rc != WEFT_OK)
+    return rc;
+  rtask *t = make_rtask(nargs, nentries);
+  t->fn = fn;
+  if (nargs)
+    std::memcpy(t->args, args, sizeof(void *) * std::size_t(nargs));
+  ready_list ready;
+  if (int rc = submit("weft_rspawn", *cur, t, types, ready); rc != WEFT_OK) {
+    destroy_rtask(t);
+    return rc;
+  }
+  launch(ready);
+  return WEFT_OK;
+}
+
+int weft_wait(void *const *args, const int *types, int nargs) {
+  worker *w;
+  rtask *cur;
+  if (int rc = caller("weft_wait", w, cur); rc != WEFT_OK)
+    return rc;
+  int nentries;
+  if (int rc = check_arrays("weft_wait", nargs, args, types, nentries);
+      rc != WEFT_OK)
+    return rc;
+  rtask *t = make_rtask(nargs, nentries);
+  t->waiter = true;
+  t->waiter_worker = w->id();
+  if (nargs)
+    std::memcpy(t->args, args, sizeof(void *) * std::size_t(nargs));
+  ready_list ready;
+  if (int rc = submit("weft_wait", *cur, t, types, ready); rc != WEFT_OK) {
+    destroy_rtask(t);
+    return rc;
+  }
+  launch(ready);
+  w->wait_until([t] { return t->ready.load(std::memory_order_acquire); });
+  ready.clear();
+  {
+    region_space &sp = region_space::get();
+    lock_guard lk(sp.lock());
+    sp.release(*t, ready);
+  }
+  destroy_rtask(t);
+  launch(ready);
+  if (std::exception_ptr e = region_space::get().take_exception()) {
+    set_pending_exception(std::move(e));
+    return set_error(WEFT_ETASK,
+                     "weft_wait: a region task threw a C++ exception");
+  }
+  return WEFT_OK;
+}
+
+} // extern "C"

@@ -1,0 +1,145 @@
+#include "region_space.hpp"
+
+#include "base/env.hpp"
+#include "base/error.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace weft::regions {
+
+region_space::region_space() {
+  // The scheduler tree is a later slice: say so rather than run flat while
+  // the program asked for a tree.
+  if (const char *v = env::get("WEFT_SCHEDULERS"); v && std::strcmp(v, "flat"))
+    fatal("WEFT_SCHEDULERS=%s: hierarchical schedulers are not implemented "
+          "yet (issue 12); only 'flat' is",
+          v);
+  if (const char *v = env::get("WEFT_SCHED_BIAS"))
+    fatal("WEFT_SCHED_BIAS=%s: the locality/load-balance score belongs to "
+          "the hierarchical schedulers, which are not implemented yet "
+          "(issue 12)",
+          v);
+  root_.is_region = true;
+  root_.id = WEFT_ROOT_REGION;
+  table_.push_back(&root_);
+  live_regions_ = 1;
+  // The program's main code holds the root region for writing, for ever.
+  root_entry_.task = &root_task_;
+  root_entry_.at = root_entry_.start = root_entry_.target = &root_;
+  root_entry_.last_desc = &root_entry_;
+  root_entry_.rw = true;
+  root_entry_.granted = true;
+  root_.head = root_.tail = &root_entry_;
+  root_task_.entries = &root_entry_;
+  root_task_.nentries = 1;
+}
+
+region_space::~region_space() = default;
+
+namespace {
+void report_unwaited_exception() {
+  if (region_space::get().take_exception())
+    std::fprintf(stderr, "weft: a region task threw a C++ exception that no "
+                         "weft_wait reported\n");
+}
+} // namespace
+
+region_space &region_space::get() {
+  // Never destroyed: tasks and atexit handlers may use regions until exit.
+  static region_space *s = [] {
+    auto *p = new region_space;
+    std::atexit(report_unwaited_exception);
+    return p;
+  }();
+  return *s;
+}
+
+void region_space::record_exception(std::exception_ptr e) {
+  auto *p = new std::exception_ptr(std::move(e));
+  std::exception_ptr *expected = nullptr;
+  if (!exc_.compare_exchange_strong(expected, p, std::memory_order_acq_rel))
+    delete p; // the first one wins
+}
+
+std::exception_ptr region_space::take_exception() {
+  if (!exc_.load(std::memory_order_acquire))
+    return nullptr;
+  std::exception_ptr *p = exc_.exchange(nullptr, std::memory_order_acq_rel);
+  if (!p)
+    return nullptr;
+  std::exception_ptr e = std::move(*p);
+  delete p;
+  return e;
+}
+
+region *region_space::find_region(weft_rid id, const char *call,
+                                  const char *what) {
+  if (id >= table_.size()) {
+    set_error(WEFT_EINVAL, "%s: %s is region %u, which was never allocated",
+              call, what, id);
+    return nullptr;
+  }
+  region *r = table_[id];
+  if (!r)
+    set_error(WEFT_EINVAL, "%s: %s is region %u, which was freed", call, what,
+              id);
+  return r;
+}
+
+region *region_space::new_region(region &parent, int level_hint) {
+  auto *r = new region;
+  r->is_region = true;
+  r->parent = &parent;
+  r->depth = parent.depth + 1;
+  r->level_hint = level_hint;
+  r->id = weft_rid(table_.size());
+  table_.push_back(r);
+  r->next_sibling = parent.first_child;
+  if (parent.first_child)
+    parent.first_child->prev_sibling = r;
+  parent.first_child = r;
+  ++live_regions_;
+  return r;
+}
+
+void region_space::delete_region(region &r) {
+  while (region *c = r.first_child)
+    delete_region(*c);
+  alloc_.release_all(r);
+  auto &parent = static_cast<region &>(*r.parent);
+  if (r.prev_sibling)
+    r.prev_sibling->next_sibling = r.next_sibling;
+  else
+    parent.first_child = r.next_sibling;
+  if (r.next_sibling)
+    r.next_sibling->prev_sibling = r.prev_sibling;
+  table_[r.id] = nullptr;
+  --live_regions_;
+  delete &r;
+}
+
+void region_space::free_object(const object_ref &ref) { alloc_.free(ref); }
+
+object_node &region_space::object_node_of(const object_ref &ref) {
+  object_node *&n = ref.s->slots[ref.index].node;
+  if (!n) {
+    n = new object_node;
+    n->parent = ref.s->owner;
+    n->depth = ref.s->owner->depth + 1;
+    n->s = ref.s;
+    n->index = ref.index;
+  }
+  return *n;
+}
+
+entry *region_space::holder_of(rtask &t, node &n) {
+  for (node *x = &n; x; x = x->parent)
+    for (int i = 0; i < t.nentries; ++i)
+      if (t.entries[i].target == x && t.entries[i].granted)
+        return &t.entries[i];
+  return nullptr;
+}
+
+} // namespace weft::regions

@@ -1,0 +1,202 @@
+// The region space: the region tree, the objects in it, their dependency
+// queues and the Myrmics dependence analysis (paper section V-D) over them.
+// One instance, guarded by one lock: it plays the part of Myrmics' single
+// scheduler (flat scheduling); ready tasks leave it and run on weft's core.
+//
+// Dependence analysis. Every region and every object in use by tasks is a
+// node with a dependency queue of entries, one entry per (task, non-SAFE
+// argument). A child task's entry starts in the queue of the node its parent
+// holds (nested in the parent's block there: the parent's entry is
+// transparent to its descendants) and moves down the path towards its
+// target as the queues on the way let it. A node counts the entries it
+// passed down to its children (c_rw / c_ro) and the ones it received from
+// its parent (p_rw / p_ro); when a node becomes idle (empty queue, zero
+// child counters) it reports its parent counters back and the parent
+// subtracts them from its child counters (the paper's boundary protocol,
+// kept exact under a single lock). An entry is granted at its target when
+// it heads the queue (or only granted readers, and its ancestors' entries,
+// precede it) and no child is busy (writers: c_rw == c_ro == 0; readers:
+// c_rw == 0). A task is ready when all its entries are granted.
+#pragma once
+
+#include "region_allocator.hpp"
+
+#include <weft/regions.h>
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <vector>
+
+namespace weft::regions {
+
+struct entry;
+struct rtask;
+
+struct node {
+  node *parent = nullptr; // enclosing region; nullptr for the root
+  entry *head = nullptr, *tail = nullptr;
+  uint32_t c_rw = 0, c_ro = 0; // enqueues passed to children, unreported
+  uint32_t p_rw = 0, p_ro = 0; // enqueues received from parent, unreported
+  uint32_t inbound = 0;        // live entries targeting this node or below that
+                               // started above it
+  uint32_t depth = 0;          // root: 0
+  uint64_t mark = 0;           // spawn-time overlap check
+  bool is_region = false;
+  bool idle() const { return !head && c_rw == 0 && c_ro == 0; }
+};
+
+inline constexpr int kNumClasses = 24;
+
+struct region : node {
+  weft_rid id = 0;
+  int level_hint = 0;
+  region *first_child = nullptr, *next_sibling = nullptr,
+         *prev_sibling = nullptr;
+  slab *partial[kNumClasses] = {}; // slabs with free slots, per size class
+  slab *slabs = nullptr;           // every slab the region owns
+};
+
+struct object_node : node {
+  slab *s = nullptr;
+  uint32_t index = 0;
+};
+
+// One (task, argument) in a dependency queue.
+struct entry {
+  rtask *task = nullptr;
+  node *at = nullptr;     // the queue it is in
+  node *start = nullptr;  // where it entered (its parent's node)
+  node *target = nullptr; // the argument
+  entry *prev = nullptr, *next = nullptr;
+  entry *outer = nullptr;     // the enclosing (ancestor task's) entry at `at`
+  entry *last_desc = nullptr; // last entry of its block (itself if none)
+  bool rw = false;
+  bool granted = false;
+};
+
+// A region task (or a weft_wait's pseudo task).
+struct rtask {
+  weft_args_fn fn = nullptr;
+  int nargs = 0;
+  void **args = nullptr; // copied
+  entry *entries = nullptr;
+  int nentries = 0;
+  int ungranted = 0;
+  void *core = nullptr; // the core task running it
+  bool waiter = false;  // weft_wait's pseudo task
+  int waiter_worker = -1;
+  std::atomic<bool> ready{false};
+};
+
+// The tasks one operation made ready: a few inline, more on the heap (most
+// operations release zero or one).
+class ready_list {
+public:
+  void push_back(rtask *t) {
+    if (n_ < kInline)
+      inline_[n_] = t;
+    else
+      more_.push_back(t);
+    ++n_;
+  }
+  std::size_t size() const { return n_; }
+  rtask *operator[](std::size_t i) const {
+    return i < kInline ? inline_[i] : more_[i - kInline];
+  }
+  void clear() {
+    n_ = 0;
+    more_.clear();
+  }
+
+private:
+  static constexpr std::size_t kInline = 8;
+  rtask *inline_[kInline];
+  std::size_t n_ = 0;
+  std::vector<rtask *> more_;
+};
+
+class region_space {
+public:
+  region_space();
+  ~region_space();
+  static region_space &get();
+  std::mutex &lock() { return lock_; }
+
+  // ---- tree and objects (lock held) ---------------------------------------
+  // The live region with this ID, or nullptr.
+  region *lookup_region(weft_rid id) const {
+    return id < table_.size() ? table_[id] : nullptr;
+  }
+  // The live region with this ID, or nullptr with a message naming call and
+  // value (never allocated / freed).
+  region *find_region(weft_rid id, const char *call, const char *what);
+  region *new_region(region &parent, int level_hint);
+  void delete_region(region &r); // r idle with no inbound entries
+  void *alloc(region &r, std::size_t size) { return alloc_.alloc(r, size); }
+  object_ref find_object(const void *p) const { return alloc_.find(p); }
+  void free_object(const object_ref &ref);
+  object_node &object_node_of(const object_ref &ref);
+  region_allocator &allocator() { return alloc_; }
+  // The object's node, if one exists (tasks use it), else nullptr.
+  static object_node *existing_node(const object_ref &ref) {
+    return ref.s->slots[ref.index].node;
+  }
+
+  // ---- the calling task --------------------------------------------------
+  rtask &root_task() { return root_task_; }
+  region &root() { return root_; }
+  // t's granted entry whose target is n or encloses n, or nullptr.
+  static entry *holder_of(rtask &t, node &n);
+
+  // ---- dependence analysis (lock held) -----------------------------------
+  uint64_t next_mark() { return ++mark_; }
+  // Enqueue t's entries (targets and holders filled in by the caller);
+  // tasks that became ready are appended to `ready`.
+  void enqueue(rtask &t, ready_list &ready);
+  // t finished (or a waiter resumed): remove its entries.
+  void release(rtask &t, ready_list &ready);
+
+  // Deletes n if it is an object node no task uses (idle, nothing on its
+  // way to it, nothing to report).
+  void drop_if_unused(node &n);
+
+  // The first exception a region task threw and no weft_wait has reported
+  // yet (any thread). One never reported is printed at exit.
+  void record_exception(std::exception_ptr e);
+  std::exception_ptr take_exception();
+
+  uint64_t live_regions() const { return live_regions_; }
+
+private:
+  void insert_nested(entry &e, entry &holder);
+  void append(node &n, entry &e);
+  void unlink(entry &e);
+  void process(node &n, ready_list &ready);
+  void move_down(node &n, entry &e, ready_list &ready);
+  void settle(node *n, ready_list &ready);
+  void grant(entry &e, ready_list &ready);
+
+  // One level of process()'s scan per open block: the entries of a block
+  // are siblings (children of the block owner's task, or unrelated tasks at
+  // the top level); within a level, granted entries are a prefix.
+  struct scan_level {
+    entry *owner;
+    bool any_granted;
+    bool writer_granted;
+    bool stopped;
+  };
+  std::vector<scan_level> scan_stack_;
+  std::atomic<std::exception_ptr *> exc_{nullptr};
+  std::mutex lock_;
+  region_allocator alloc_;
+  region root_;
+  rtask root_task_;
+  entry root_entry_;
+  std::vector<region *> table_; // by ID; nullptr once freed
+  uint64_t live_regions_ = 0;
+  uint64_t mark_ = 0;
+};
+
+} // namespace weft::regions
