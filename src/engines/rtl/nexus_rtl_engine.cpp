@@ -1,9 +1,9 @@
 #include "nexus_rtl_engine.hpp"
 
-#include "../../core/runtime.hpp"
-#include "../nexus/nexus_config.hpp"
-#include "../nexus/nexus_domain.hpp"
-#include "../nexus/nexus_task_maestro.hpp"
+#include "core/engine_host.hpp"
+#include "engines/nexus/nexus_config.hpp"
+#include "engines/nexus/nexus_domain.hpp"
+#include "engines/nexus/nexus_task_maestro.hpp"
 #include "base/error.hpp"
 #include "nexus_rtl_port.hpp"
 #include "rtl_fork_guard.hpp"
@@ -295,7 +295,7 @@ void nexus_rtl_engine::run_batch(std::vector<request> &batch) {
             m.t->engine_data - 1, m.waiter ? " (waiter)" : "");
   }
   for (const output &m : model_out_)
-    rt_->engine_ready(m.t);
+    engine_host::ready(*rt_, m.t);
   auto busy = std::chrono::duration_cast<std::chrono::nanoseconds>(
                   std::chrono::steady_clock::now() - start)
                   .count();

@@ -21,7 +21,7 @@
 // nexus_rtl.server_ns).
 #pragma once
 
-#include "../engine.hpp"
+#include "engines/engine.hpp"
 
 #include <memory>
 
