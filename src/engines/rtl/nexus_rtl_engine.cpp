@@ -1,10 +1,10 @@
 #include "nexus_rtl_engine.hpp"
 
+#include "base/error.hpp"
 #include "core/engine_host.hpp"
 #include "engines/nexus/nexus_config.hpp"
 #include "engines/nexus/nexus_domain.hpp"
 #include "engines/nexus/nexus_task_maestro.hpp"
-#include "base/error.hpp"
 #include "nexus_rtl_port.hpp"
 #include "rtl_fork_guard.hpp"
 
