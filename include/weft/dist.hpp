@@ -33,6 +33,10 @@ void places_mpi_init(std::size_t bytes_per_rank = 0);
 /// called it; then finalises MPI and unmaps the places.
 void places_mpi_finalize();
 
+/// Collective: waits, serving calls from other ranks, until every rank has
+/// called it (phases of an SPMD program).
+void places_mpi_barrier();
+
 /// What this rank's comm layer did since places_mpi_init.
 struct dist_stats {
   std::uint64_t calls_sent = 0, calls_received = 0;

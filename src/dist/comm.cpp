@@ -32,14 +32,17 @@ std::int64_t now_ms() {
 
 // An operation a caller hands to the progress thread.
 struct op {
-  enum kind { send, fetch_add, publish, put_send, barrier } k;
+  enum kind { send, track, fetch_add, publish, put_send, barrier, ibarrier } k;
   int to = 0;
   std::vector<char> msg; // header + payload (send, put_send)
   const void *src = nullptr;
   std::size_t bytes = 0, disp = 0;
   std::uint64_t value = 0, result = 0;
+  void (*on_done)(void *) = nullptr; // ibarrier
+  void *arg = nullptr;
   std::atomic<bool> done{false};
-  bool owned = false; // the progress thread deletes it when done
+  bool owned = false;      // the progress thread deletes it when done
+  void *request = nullptr; // track: an MPI_Request * sent by a caller
 };
 
 comm *g_comm = nullptr;
@@ -60,6 +63,12 @@ struct comm::impl {
     int heartbeat_to; // -1: not a heartbeat
   };
   std::vector<pending_send> sends;
+  struct pending_barrier {
+    MPI_Request req;
+    void (*on_done)(void *);
+    void *arg;
+  };
+  std::vector<pending_barrier> barriers;
   std::vector<char> heartbeat_busy; // per peer
   std::vector<std::atomic<std::int64_t>> last_heard;
   std::atomic<std::int64_t> loop_stamp{0};
@@ -74,6 +83,9 @@ struct comm::impl {
   bool ready = false;
   std::string start_error;
   std::size_t want_bytes = 0;
+  // MPI_THREAD_MULTIPLE (and not WEFT_DIST_FUNNELED=1): callers make their
+  // own sends, puts and atomics; the progress thread receives.
+  bool direct = false;
 
   explicit impl(comm &cc) : c(cc) {}
 
@@ -101,6 +113,9 @@ struct comm::impl {
       return;
     }
     c.level_ = provided;
+    const char *f = std::getenv("WEFT_DIST_FUNNELED");
+    direct =
+        provided == MPI_THREAD_MULTIPLE && !(f && std::strcmp(f, "1") == 0);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     check(MPI_Comm_dup(MPI_COMM_WORLD, &net), "MPI_Comm_dup");
     MPI_Comm_set_errhandler(net, MPI_ERRORS_RETURN);
@@ -143,43 +158,31 @@ struct comm::impl {
     case op::send:
       send_now(o->to, std::move(o->msg), -1);
       break;
-    case op::fetch_add: {
-      std::uint64_t v = o->value;
-      in_call = "MPI_Fetch_and_op";
-      check(MPI_Fetch_and_op(&v, &o->result, MPI_UINT64_T, o->to,
-                             MPI_Aint(o->disp), v ? MPI_SUM : MPI_NO_OP, win),
-            "MPI_Fetch_and_op", o->to);
-      check(MPI_Win_flush(o->to, win), "MPI_Win_flush", o->to);
-      c.stats_.atomics.fetch_add(1, std::memory_order_relaxed);
+    case op::track: {
+      auto *r = static_cast<MPI_Request *>(o->request);
+      sends.push_back({*r, std::move(o->msg), -1});
+      delete r;
       break;
     }
+    case op::fetch_add: {
+      o->result = fetch_add_now(o->to, o->disp, o->value);
+      break;
+    }
+    case op::publish:
+      publish_now(o->disp, o->value);
+      break;
+    case op::put_send:
+      put_now(o->to, o->src, o->bytes, o->disp);
+      send_now(o->to, std::move(o->msg), -1);
+      break;
     case op::barrier:
       in_call = "MPI_Barrier";
       check(MPI_Barrier(net), "MPI_Barrier");
       break;
-    case op::publish:
-      in_call = "MPI_Accumulate";
-      check(MPI_Accumulate(&o->value, 1, MPI_UINT64_T, c.rank_,
-                           MPI_Aint(o->disp), 1, MPI_UINT64_T, MPI_REPLACE,
-                           win),
-            "MPI_Accumulate");
-      check(MPI_Win_flush(c.rank_, win), "MPI_Win_flush");
-      break;
-    case op::put_send: {
-      in_call = "MPI_Put";
-      const char *p = static_cast<const char *>(o->src);
-      // One MPI_Put below 2 GiB (MPI counts are int).
-      for (std::size_t off = 0; off < o->bytes;) {
-        std::size_t n = std::min<std::size_t>(o->bytes - off, 1u << 30);
-        check(MPI_Put(p + off, int(n), MPI_BYTE, o->to, MPI_Aint(o->disp + off),
-                      int(n), MPI_BYTE, win),
-              "MPI_Put", o->to);
-        c.stats_.puts.fetch_add(1, std::memory_order_relaxed);
-        off += n;
-      }
-      check(MPI_Win_flush(o->to, win), "MPI_Win_flush", o->to);
-      c.stats_.put_bytes.fetch_add(o->bytes, std::memory_order_relaxed);
-      send_now(o->to, std::move(o->msg), -1);
+    case op::ibarrier: {
+      MPI_Request r;
+      check(MPI_Ibarrier(net, &r), "MPI_Ibarrier");
+      barriers.push_back({r, o->on_done, o->arg});
       break;
     }
     }
@@ -188,6 +191,38 @@ struct comm::impl {
       delete o;
     else
       o->done.store(true, std::memory_order_release);
+  }
+
+  std::uint64_t fetch_add_now(int to, std::size_t disp, std::uint64_t v) {
+    std::uint64_t result = 0;
+    check(MPI_Fetch_and_op(&v, &result, MPI_UINT64_T, to, MPI_Aint(disp),
+                           v ? MPI_SUM : MPI_NO_OP, win),
+          "MPI_Fetch_and_op", to);
+    check(MPI_Win_flush(to, win), "MPI_Win_flush", to);
+    c.stats_.atomics.fetch_add(1, std::memory_order_relaxed);
+    return result;
+  }
+
+  void publish_now(std::size_t disp, std::uint64_t v) {
+    check(MPI_Accumulate(&v, 1, MPI_UINT64_T, c.rank_, MPI_Aint(disp), 1,
+                         MPI_UINT64_T, MPI_REPLACE, win),
+          "MPI_Accumulate");
+    check(MPI_Win_flush(c.rank_, win), "MPI_Win_flush");
+  }
+
+  void put_now(int to, const void *src, std::size_t bytes, std::size_t disp) {
+    const char *p = static_cast<const char *>(src);
+    // One MPI_Put below 1 GiB (MPI counts are int).
+    for (std::size_t off = 0; off < bytes;) {
+      std::size_t n = std::min<std::size_t>(bytes - off, 1u << 30);
+      check(MPI_Put(p + off, int(n), MPI_BYTE, to, MPI_Aint(disp + off), int(n),
+                    MPI_BYTE, win),
+            "MPI_Put", to);
+      c.stats_.puts.fetch_add(1, std::memory_order_relaxed);
+      off += n;
+    }
+    check(MPI_Win_flush(to, win), "MPI_Win_flush", to);
+    c.stats_.put_bytes.fetch_add(bytes, std::memory_order_relaxed);
   }
 
   bool poll_incoming(std::vector<char> &buf) {
@@ -243,6 +278,20 @@ struct comm::impl {
     }
   }
 
+  void test_barriers() {
+    for (std::size_t i = 0; i < barriers.size();) {
+      int flag = 0;
+      check(MPI_Test(&barriers[i].req, &flag, MPI_STATUS_IGNORE),
+            "MPI_Test of a barrier");
+      if (!flag) {
+        ++i;
+        continue;
+      }
+      barriers[i].on_done(barriers[i].arg);
+      barriers.erase(barriers.begin() + std::ptrdiff_t(i));
+    }
+  }
+
   void heartbeats() {
     am_header h;
     for (int r = 0; r < c.world_; ++r) {
@@ -288,6 +337,8 @@ struct comm::impl {
       }
       worked |= poll_incoming(buf);
       test_sends();
+      if (!barriers.empty())
+        test_barriers();
       auto t = clock::now();
       if (t - last_beat >= kHeartbeat) {
         heartbeats();
@@ -411,6 +462,15 @@ comm &comm::start(std::size_t window_bytes, const am_handler *handlers) {
 
 comm *comm::get() { return g_comm; }
 
+void comm::ibarrier(void (*on_done)(void *), void *arg) {
+  auto *o = new op;
+  o->k = op::ibarrier;
+  o->on_done = on_done;
+  o->arg = arg;
+  o->owned = true;
+  impl_->submit(o);
+}
+
 void comm::barrier() {
   op o;
   o.k = op::barrier;
@@ -434,15 +494,27 @@ std::vector<char> pack(const am_header &h, const void *payload) {
 
 void comm::send(int to, const am_header &h, const void *payload) {
   auto *o = new op;
-  o->k = op::send;
   o->to = to;
   o->msg = pack(h, payload);
   o->owned = true;
   stats_.am_sent[h.handler].fetch_add(1, std::memory_order_relaxed);
+  if (impl_->direct) {
+    // Sent from this thread; the progress thread completes the request.
+    auto *r = new MPI_Request;
+    impl_->check(MPI_Isend(o->msg.data(), int(o->msg.size()), MPI_BYTE, to,
+                           kTag, impl_->net, r),
+                 "MPI_Isend", to);
+    o->k = op::track;
+    o->request = r;
+  } else {
+    o->k = op::send;
+  }
   impl_->submit(o);
 }
 
 std::uint64_t comm::fetch_add(int to, std::size_t disp, std::uint64_t v) {
+  if (impl_->direct)
+    return impl_->fetch_add_now(to, disp, v);
   op o;
   o.k = op::fetch_add;
   o.to = to;
@@ -454,6 +526,10 @@ std::uint64_t comm::fetch_add(int to, std::size_t disp, std::uint64_t v) {
 }
 
 void comm::publish(std::size_t disp, std::uint64_t v) {
+  if (impl_->direct) {
+    impl_->publish_now(disp, v);
+    return;
+  }
   auto *o = new op;
   o->k = op::publish;
   o->disp = disp;
@@ -465,6 +541,11 @@ void comm::publish(std::size_t disp, std::uint64_t v) {
 void comm::put_then_send(int to, const void *src, std::size_t bytes,
                          std::size_t disp, const am_header &h,
                          const void *payload) {
+  if (impl_->direct) {
+    impl_->put_now(to, src, bytes, disp);
+    send(to, h, payload);
+    return;
+  }
   op o;
   o.k = op::put_send;
   o.to = to;

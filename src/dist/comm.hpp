@@ -1,6 +1,9 @@
 // The comm layer over MPI-3 (Open MPI): active messages and bulk puts into
-// one MPI_Win_allocate window per rank, driven by one progress thread that
-// makes every MPI call weft makes. A peer silent for WEFT_DIST_TIMEOUT
+// one MPI_Win_allocate window per rank, and one progress thread that
+// initialises MPI and receives every message. With MPI_THREAD_MULTIPLE the
+// calling threads make their own sends, puts and atomics; otherwise
+// (FUNNELED, or WEFT_DIST_FUNNELED=1) they hand them to the progress thread,
+// which then makes every MPI call. A peer silent for WEFT_DIST_TIMEOUT
 // seconds (default 6; every rank sends a heartbeat every 0.5 s) or a
 // progress thread stuck that long in MPI ends this rank with a message
 // naming the rank and the cause (exit code 70): never a hang.
@@ -56,6 +59,9 @@ public:
   // Collective: an MPI_Barrier on the progress thread (no messages are
   // served meanwhile: for set-up only).
   void barrier();
+  // Collective: starts an MPI_Ibarrier; on_done(arg) runs on the progress
+  // thread when every rank has started one (messages are served meanwhile).
+  void ibarrier(void (*on_done)(void *), void *arg);
   // Sends an active message (payload copied); thread-safe, returns at once.
   void send(int to, const am_header &h, const void *payload);
   // An atomic fetch-and-add of v on the 64-bit word at byte `disp` of rank

@@ -399,6 +399,19 @@ void places_mpi_finalize() {
   g = nullptr;
 }
 
+void places_mpi_barrier() {
+  if (!g)
+    throw std::logic_error("weft::places_mpi_barrier: places_mpi_init was "
+                           "not called");
+  detail::async_state done;
+  g->c->ibarrier(
+      [](void *a) {
+        detail::async_complete(static_cast<detail::async_state *>(a));
+      },
+      &done);
+  detail::async_wait(&done);
+}
+
 dist_stats places_mpi_stats() {
   dist_stats s;
   if (!g)
