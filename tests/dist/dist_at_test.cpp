@@ -206,6 +206,36 @@ TEST(Dist, RemoteExceptionComesBack) {
   }
 }
 
+TEST(Dist, BadGraphIsRefusedBeforeAnythingIsSent) {
+  leaf *a = weft::make<leaf>(weft::here(), 1, nullptr);
+  leaf *b = weft::make<leaf>(weft::here(), 2, nullptr);
+  // A pointer into the middle of b.
+  a->next = reinterpret_cast<char *>(b) + 8;
+  std::vector<std::uint64_t> before = pt::snapshot(b);
+  weft::dist_stats s0 = weft::places_mpi_stats();
+  try {
+    (void)weft::at(weft::place{1}, a, [](leaf *c) { return c->v; });
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument &e) {
+    EXPECT_NE(std::string(e.what()).find("weft::at"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("start of an object"),
+              std::string::npos)
+        << e.what();
+  }
+  weft::dist_stats s1 = weft::places_mpi_stats();
+  EXPECT_EQ(s1.calls_sent, s0.calls_sent);
+  EXPECT_EQ(s1.atomics, s0.atomics);
+  EXPECT_EQ(s1.puts, s0.puts);
+  EXPECT_EQ(a->v, 1);
+  EXPECT_EQ(pt::snapshot(b), before);
+  // The ranks still work afterwards.
+  a->next = b;
+  EXPECT_EQ(weft::at(weft::place{1}, a,
+                     [](leaf *c) { return static_cast<leaf *>(c->next)->v; }),
+            2);
+}
+
 TEST(Dist, PlacesOnOtherRanksRejectLocalCalls) {
   EXPECT_THROW(weft::make<leaf>(weft::place{1}, 1, nullptr),
                std::invalid_argument);
