@@ -32,11 +32,13 @@ using dist::comm;
 
 constexpr std::uint32_t kCall = 1, kReply = 2, kForfeit = 3;
 constexpr std::uint64_t kReplyValue = 0, kReplyGraph = 1, kReplyError = 2;
-// Window layout: [0, 8) the incoming heap's top, [8, 16) its tail,
+// Window layout: [0, 8) the incoming heap's top, [8, 16) its tail, [16, 24)
+// the digest of the registered types,
 // [64, 64 + managed) this place's own objects, then the incoming ring of
 // `ring` bytes and `slack` bytes past it (a graph never wraps: one that
 // starts near the ring's end runs on into the slack).
-constexpr std::size_t kTopDisp = 0, kTailDisp = 8, kArenaDisp = 64;
+constexpr std::size_t kTopDisp = 0, kTailDisp = 8, kTypesDisp = 16,
+                      kArenaDisp = 64;
 constexpr std::size_t kDefaultBytes = std::size_t(256) << 20;
 
 std::size_t round64(std::size_t n) { return (n + 63) & ~std::size_t(63); }
@@ -377,7 +379,19 @@ void places_mpi_init(std::size_t bytes) {
                     op_reply_graph, op_reply_error, op_release, op_drain};
   detail::set_dist(&s->ops);
   s.release();
+  std::uint64_t types = detail::type_table_digest();
+  c.publish(kTypesDisp, types);
   c.barrier(); // every rank can take calls from here on
+  // Type ids travel in object headers: every rank must have registered the
+  // same types in the same order (the same binary).
+  if (c.rank() != 0) {
+    std::uint64_t root_types = c.fetch_add(0, kTypesDisp, 0);
+    if (root_types != types)
+      c.die("its registered types (digest %016llx) differ from rank 0's "
+            "(%016llx): every rank must run the same binary",
+            static_cast<unsigned long long>(types),
+            static_cast<unsigned long long>(root_types));
+  }
 }
 
 void places_mpi_finalize() {

@@ -27,6 +27,9 @@ WEFT_API void *copy_graph_to(const char *call, const void *root,
 // rank's place (after a remote put; on release).
 WEFT_API void mark_graph(void *base, std::size_t bytes);
 WEFT_API void unmark_graph(void *base, std::size_t bytes);
+// A digest of the registered types (names, sizes, masks, in id order):
+// equal on ranks whose graphs can travel between them.
+WEFT_API std::uint64_t type_table_digest();
 // Wakes the weft threads waiting in async_wait (calls arrived to drain).
 WEFT_API void wake_waiters();
 
