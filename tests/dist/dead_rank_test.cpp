@@ -26,6 +26,12 @@ int main(int argc, char **argv) {
   int me = weft::here().id, victim = weft::num_places() - 1;
   if (me == victim) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // run_mpi.py times the others' exit from this line.
+    double now = std::chrono::duration<double>(
+                     std::chrono::system_clock::now().time_since_epoch())
+                     .count();
+    std::fprintf(stderr, "dead_rank_test: rank %d fails at %.3f\n", me, now);
+    std::fflush(stderr);
     std::raise(std::strcmp(argv[1], "kill") == 0 ? SIGKILL : SIGSTOP);
   }
   if (me == 0) {

@@ -5,8 +5,9 @@ WEFT_TEST_RANKS=N for the program to check its world size.
 
   run_mpi.py --np N [--expect-failure REGEX --within SECONDS] -- prog args
 
-With --expect-failure the run must fail (non-zero exit) within SECONDS
-with REGEX in its output: the dead-rank tests.
+With --expect-failure the run must fail (non-zero exit) with REGEX in its
+output, within SECONDS of the line "fails at EPOCH" a program may print
+when it makes a rank fail (else of the start): the dead-rank tests.
 """
 import argparse
 import os
@@ -34,6 +35,7 @@ def main():
     p = subprocess.run(full, env=env, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True)
     took = time.monotonic() - t0
+    end_epoch = time.time()
     sys.stdout.write(p.stdout)
     print("run_mpi.py: exit %d after %.1f s: %s" %
           (p.returncode, took, " ".join(full)))
@@ -45,6 +47,10 @@ def main():
     if not re.search(a.expect_failure, p.stdout):
         print("run_mpi.py: FAIL: no line matches %r" % a.expect_failure)
         return 1
+    m = re.search(r"fails at ([0-9.]+)", p.stdout)
+    if m:
+        took = end_epoch - float(m.group(1))
+        print("run_mpi.py: the run ended %.1f s after the failure" % took)
     if took > a.within:
         print("run_mpi.py: FAIL: took %.1f s, more than %.1f s" %
               (took, a.within))
