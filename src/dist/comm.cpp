@@ -361,7 +361,9 @@ struct comm::impl {
         last_work = t;
       } else if (t - last_work > std::chrono::milliseconds(50)) {
         std::this_thread::sleep_for(std::chrono::microseconds(100));
-      } else if (t - last_work > std::chrono::milliseconds(1)) {
+      } else {
+        // Polling must not keep a woken weft thread of this rank (or of a
+        // rank sharing the core) off the CPU.
         sched_yield();
       }
     }
