@@ -315,9 +315,9 @@ void op_release(graph_buffer *b) {
   release_locked(pos, pos + n);
 }
 
-void op_drain() {
+bool op_drain() {
   if (!g->inbox_nonempty.load(std::memory_order_acquire))
-    return;
+    return false;
   std::deque<arrived> batch;
   {
     std::lock_guard<std::mutex> lk(g->inbox_lock);
@@ -335,6 +335,7 @@ void op_drain() {
     }
     a.fn(a.from, a.seq, a.root, a.graph, a.captures.data(), a.captures.size());
   }
+  return true;
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "type_registry.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -233,15 +234,30 @@ void async_wait(async_state *s) {
     w->wait_until([s] { return s->done.load(std::memory_order_seq_cst); });
     return;
   }
-  // Across ranks, waiting threads also start the calls that arrived.
+  // Across ranks, waiting threads also start the calls that arrived. While
+  // calls or replies came within the last millisecond, poll with yields (a
+  // round trip takes microseconds; the worker's wait soon sleeps and each
+  // wake-up costs a scheduling); after that, sleep until a call arrives.
   {
     std::lock_guard<std::mutex> lk(places::g_waiters_lock);
     places::g_waiters.push_back(w->id());
   }
-  w->wait_until([s, d] {
-    d->drain();
-    return s->done.load(std::memory_order_seq_cst);
-  });
+  using clk = std::chrono::steady_clock;
+  auto active = clk::now();
+  while (!s->done.load(std::memory_order_acquire)) {
+    if (d->drain() || w->help_once()) {
+      active = clk::now();
+      continue;
+    }
+    if (clk::now() - active < std::chrono::milliseconds(1)) {
+      std::this_thread::yield();
+      continue;
+    }
+    w->wait_until([s, d] {
+      return d->drain() || s->done.load(std::memory_order_seq_cst);
+    });
+    active = clk::now();
+  }
   std::lock_guard<std::mutex> lk(places::g_waiters_lock);
   auto &v = places::g_waiters;
   v.erase(std::find(v.begin(), v.end(), w->id()));
