@@ -138,8 +138,14 @@ int run_sim(const sim_options &o) {
   f << "model,cores,makespan_ns,speedup,utilisation\n";
   for (std::size_t i = 0; i < names.size(); ++i)
     for (uint32_t n : cores) {
-      sim::result r = models[i] ? run(*models[i], names[i], n)
-                                : sim::simulate_myrmics(g, *myrmics, n).base;
+      sim::result r;
+      if (models[i]) {
+        r = run(*models[i], names[i], n);
+      } else {
+        r = sim::simulate_myrmics(g, *myrmics, n).base;
+        before += per_run;
+        bar.update(before, "myrmics on " + std::to_string(n) + " workers");
+      }
       char line[256];
       std::snprintf(line, sizeof line, "%s,%u,%.3f,%.6f,%.6f\n",
                     names[i].c_str(), n, r.makespan_ps / 1e3,
