@@ -1,5 +1,5 @@
 """What the benchmark drivers share (run_micro.py, run_gomp.py,
-run_apps.py).
+run_apps.py, run_engines.py); each driver imports only this module.
 
 Finding LLVM libomp, the environment of one OpenMP run, running one benchmark
 command and reading the JSON line it prints (with progress on stderr and a
@@ -169,3 +169,217 @@ def busy_cpus(seconds=1.0):
     if t2 <= t1:
         return None
     return (1.0 - (i2 - i1) / (t2 - t1)) * (os.cpu_count() or 1)
+
+
+# ---- running programs under `weft run` (run_gomp.py, run_apps.py) -----------
+
+def weft_prefix(weft, threads):
+    """The command line that runs a program under weft."""
+    return [weft, "run", "--threads", str(threads), "--"]
+
+
+def probe_weft(weft):
+    """None when `weft run` is there, else why weft is reported missing:
+    the command does not exist, or its --help lists no `run` subcommand."""
+    if not os.access(weft, os.X_OK):
+        return "%s not found" % weft
+    try:
+        proc = subprocess.run([weft, "--help"], capture_output=True,
+                              text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return "%s --help failed: %s" % (weft, e)
+    m = re.search(r"^subcommands:[ \t]*\n((?:[ \t]+\S.*(?:\n|$))*)",
+                  proc.stdout + proc.stderr, re.M | re.I)
+    names = [l.split()[0] for l in m.group(1).splitlines() if l.strip()] \
+        if m else []
+    if "run" not in names:
+        return "%s has no `run` subcommand yet (it has: %s)" \
+            % (weft, ", ".join(names) or "none listed")
+    return None
+
+
+def weft_mismatch(rec):
+    return ("weft run did not take over: the program says OpenMP comes from "
+            "%s (%s)" % (rec.get("runtime"), rec.get("library")))
+
+
+def rotate(runtimes, k):
+    k %= len(runtimes)
+    return runtimes[k:] + runtimes[:k]
+
+
+# ---- the task-overhead microbenchmarks (run_micro.py, run_gomp.py) ----------
+
+PATTERNS = [("task-free", 0), ("task-free", 1), ("task-free", 15),
+            ("task-chain", 0), ("task-chain", 1), ("task-chain", 15),
+            ("emptytask", 1)]
+
+# Cells where a runtime is so slow that the full task count would take minutes:
+# (runtime, pattern, deps) -> largest task count (full run, --quick run).
+# LLVM libomp's cost per task grows with the number of distinct addresses it
+# has seen (about 3 us/task at 20000 tasks, 12-16 us at 200000 with 15 deps on
+# 2 threads), so the capped number flatters libomp: the ratio is conservative.
+TASK_CAPS = {("libomp", "task-free", 15): (20000, 10000)}
+# StarPU costs 10-100 us per task on this machine (2 threads), and its
+# task-free 15 registers tasks x 15 data handles (untimed, but memory and
+# minutes), so it runs fewer tasks; its per-task cost does not fall with more.
+for _p, _d in PATTERNS:
+    TASK_CAPS[("starpu", _p, _d)] = (20000, 5000)
+TASK_CAPS[("starpu", "task-free", 15)] = (5000, 2000)
+
+# The peers with a native API, each its own binary (micro_<name>).
+NATIVE_PEERS = ("tbb", "starpu")
+
+
+class MicroRunner(Runner):
+    """Runs micro_weft (runtime weft), micro_tbb, micro_starpu or micro_omp
+    (libgomp, libomp) for one configuration and checks its JSON record."""
+
+    def __init__(self, args, binaries, libomp):
+        super().__init__(args.timeout)
+        self.args = args
+        self.binaries = binaries
+        self.libomp = libomp
+
+    def command(self, runtime, pattern, deps, threads, tasks):
+        exe = self.binaries[runtime if runtime in ("weft",) + NATIVE_PEERS
+                            else "omp"]
+        cmd = [exe, "--pattern", pattern, "--deps", str(deps),
+               "--tasks", str(tasks), "--reps", str(self.args.reps),
+               "--threads", str(threads)]
+        return cmd, omp_env(runtime, self.libomp)
+
+    def runtime_mismatch(self, runtime, rec):
+        """Why the record names another runtime than the one asked for."""
+        return takeover_failure(runtime, rec, self.libomp, "micro_omp")
+
+    def run(self, runtime, pattern, deps, threads):
+        """One benchmark run; returns its JSON record or None (and records
+        the failure)."""
+        tasks = self.args.tasks
+        cap = TASK_CAPS.get((runtime, pattern, deps))
+        if cap:
+            tasks = min(tasks, cap[1] if self.args.quick else cap[0])
+        cmd, env = self.command(runtime, pattern, deps, threads, tasks)
+        what = "%s %s deps %d threads %d" % (runtime, pattern, deps, threads)
+        shown = shown_command(runtime, cmd, self.libomp)
+        got = self.run_json(what, cmd, env, shown)
+        if got is None:
+            return None
+        rec, line, wall = got
+        want = {"runtime": runtime, "pattern": pattern, "deps": deps,
+                "threads": threads}
+        for key, value in want.items():
+            if rec.get(key) != value:
+                if key == "runtime":
+                    why = self.runtime_mismatch(runtime, rec)
+                else:
+                    why = "reports %s=%r, expected %r" % (key, rec.get(key),
+                                                           value)
+                return self.fail(what, shown, why)
+        if not isinstance(rec.get("ns_per_task"), (int, float)) or \
+                rec.get("tasks") != (tasks - tasks % 1000
+                                     if pattern == "emptytask" else tasks):
+            return self.fail(what, shown, "malformed record", line)
+        print(" %10.1f ns/task  (%d tasks, %.1f s)"
+              % (rec["ns_per_task"], rec["tasks"], wall), file=sys.stderr)
+        return rec
+
+
+def fmt_ns(rec, tasks):
+    if rec is None:
+        return "-"
+    text = "%.1f" % rec["ns_per_task"]
+    full = tasks - tasks % 1000 if rec["pattern"] == "emptytask" else tasks
+    if rec["tasks"] != full:
+        text += "*"
+    return text
+
+
+# ---- command lines ------------------------------------------------------------
+
+def add_build_arguments(ap, holds, quick_help):
+    """--build (the build folder holding `holds`; results go to
+    <build>/results) and --quick, as every driver spells them."""
+    ap.add_argument("--build", default="build",
+                    help="build folder holding %s; results go to "
+                    "<build>/results (default: build)" % holds)
+    ap.add_argument("--quick", action="store_true", help=quick_help)
+
+
+def add_timeout_argument(ap, default):
+    ap.add_argument("--timeout", type=int, default=default,
+                    help="seconds one run may take (default %d)" % default)
+
+
+def quick_default(args, name, full, quick):
+    """Sets args.<name> to its --quick or full default when not given."""
+    if getattr(args, name) is None:
+        setattr(args, name, quick if args.quick else full)
+
+
+def int_list(ap, option, text):
+    """The comma-separated integers >= 1 of an option such as --threads 1,2;
+    exits through ap.error on anything else."""
+    try:
+        values = [int(t) for t in text.split(",") if t]
+    except ValueError:
+        ap.error("%s: expected comma-separated integers, got %r"
+                 % (option, text))
+    if not values or min(values) < 1:
+        ap.error("%s: need at least one value >= 1" % option)
+    return values
+
+
+def subset(ap, option, text, choices):
+    """The comma-separated names of an option such as --runtimes, each one of
+    choices, in the order of choices; exits through ap.error otherwise."""
+    names = [n for n in text.split(",") if n]
+    bad = [n for n in names if n not in choices]
+    if bad or not names:
+        ap.error("%s: unknown %s (choose from %s)"
+                 % (option, ",".join(bad) or "(none)", ",".join(choices)))
+    return [c for c in choices if c in names]
+
+
+def add_libomp_argument(ap):
+    ap.add_argument("--libomp", help="the LLVM libomp.so.5 to preload "
+                    "(default: the newest /usr/lib/llvm-*/lib/libomp.so.5)")
+
+
+def add_weft_argument(ap):
+    ap.add_argument("--weft", help="the weft command (default: "
+                    "<build>/bin/weft)")
+
+
+def libomp_for(args, runtimes, problems):
+    """The libomp to preload when runtimes has libomp (None otherwise); when
+    none is found, says why in problems."""
+    if "libomp" not in runtimes:
+        return None
+    libomp = find_libomp(args.libomp)
+    if not libomp:
+        problems.append(
+            "LLVM libomp.so.5 not found (%s); install libomp-dev "
+            "(scripts/deps) or pass --libomp PATH, or leave it out with "
+            "--runtimes weft,libgomp"
+            % (args.libomp or "looked in /usr/lib/llvm-*/lib"))
+    return libomp
+
+
+def report_problems(driver, problems):
+    """Prints each problem as `<driver>: <problem>`; True if there were any."""
+    for p in problems:
+        print("%s: %s" % (driver, p), file=sys.stderr)
+    return bool(problems)
+
+
+def exit_status(failures):
+    """Lists the failed runs (if any) after the results; the driver's exit
+    status: 1 when a run failed, else 0."""
+    if failures:
+        print("\nBENCHMARK FAILURES (%d):" % len(failures))
+        for f in failures:
+            print("  " + f)
+        return 1
+    return 0

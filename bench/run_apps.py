@@ -40,7 +40,6 @@ import statistics
 import sys
 
 import benchlib
-import run_gomp
 
 RUNTIMES = ["weft", "libgomp", "libomp"]
 SETS = ["apps", "fine"]
@@ -127,7 +126,7 @@ class AppRunner(benchlib.Runner):
         cmd = [os.path.join(self.bindir, "app_" + binary), "--threads",
                str(threads)] + args
         if runtime == "weft":
-            cmd = run_gomp.weft_prefix(self.weft, threads) + cmd
+            cmd = benchlib.weft_prefix(self.weft, threads) + cmd
         env = benchlib.omp_env(runtime, self.libomp)
         shown = benchlib.shown_command(runtime, cmd, self.libomp)
         what = "%s %s rep %d" % (runtime, name, rep + 1)
@@ -137,7 +136,7 @@ class AppRunner(benchlib.Runner):
             return None
         rec, line, wall = got
         if rec["runtime"] != runtime:
-            why = run_gomp.weft_mismatch(rec) if runtime == "weft" else \
+            why = benchlib.weft_mismatch(rec) if runtime == "weft" else \
                 benchlib.takeover_failure(runtime, rec, self.libomp,
                                           "app_" + binary)
             return self.fail(what, shown, why)
@@ -155,11 +154,9 @@ def main():
     ap = argparse.ArgumentParser(
         description="The papers' applications (bench/apps) under libgomp, "
         "LLVM libomp and `weft run` (docs/benchmarks.md).")
-    ap.add_argument("--build", default="build",
-                    help="build folder holding bin/app_* and bin/weft; "
-                    "results go to <build>/results (default: build)")
-    ap.add_argument("--quick", action="store_true",
-                    help="smaller sizes and 3 repetitions")
+    benchlib.add_build_arguments(
+        ap, "bin/app_* and bin/weft",
+        "smaller sizes and 3 repetitions")
     ap.add_argument("--threads", type=int, default=2,
                     help="threads per run (default 2)")
     ap.add_argument("--reps", type=int,
@@ -173,16 +170,12 @@ def main():
     ap.add_argument("--runtimes", default=",".join(RUNTIMES),
                     help="comma-separated subset of weft,libgomp,libomp "
                     "(default: all three)")
-    ap.add_argument("--weft", help="the weft command (default: "
-                    "<build>/bin/weft)")
-    ap.add_argument("--libomp", help="the LLVM libomp.so.5 to preload "
-                    "(default: the newest /usr/lib/llvm-*/lib/libomp.so.5)")
-    ap.add_argument("--timeout", type=int, default=300,
-                    help="seconds one run may take (default 300)")
+    benchlib.add_weft_argument(ap)
+    benchlib.add_libomp_argument(ap)
+    benchlib.add_timeout_argument(ap, 300)
     args = ap.parse_args()
 
-    if args.reps is None:
-        args.reps = 3 if args.quick else 5
+    benchlib.quick_default(args, "reps", 5, 3)
     if args.reps < 1:
         ap.error("--reps must be >= 1, got %d" % args.reps)
     if args.threads < 1:
@@ -202,18 +195,13 @@ def main():
     if not rows:
         ap.error("--only %s selects no row of --sets %s" % (args.only,
                                                             args.sets))
-    runtimes = [r for r in args.runtimes.split(",") if r]
-    bad = [r for r in runtimes if r not in RUNTIMES]
-    if bad or not runtimes:
-        ap.error("--runtimes: unknown %s (choose from %s)"
-                 % (",".join(bad) or "(none)", ",".join(RUNTIMES)))
-    runtimes = [r for r in RUNTIMES if r in runtimes]
+    runtimes = benchlib.subset(ap, "--runtimes", args.runtimes, RUNTIMES)
 
     bindir = os.path.join(args.build, "bin")
     weft = args.weft or os.path.join(bindir, "weft")
     problems = []
     if "weft" in runtimes:
-        missing = run_gomp.probe_weft(weft)
+        missing = benchlib.probe_weft(weft)
         if missing:
             problems.append("weft: " + missing)
     for binary in sorted({r[2] for r in rows}):
@@ -221,18 +209,8 @@ def main():
         if not os.access(path, os.X_OK):
             problems.append("%s not found (build first: cmake --build %s)"
                             % (path, args.build))
-    libomp = None
-    if "libomp" in runtimes:
-        libomp = benchlib.find_libomp(args.libomp)
-        if not libomp:
-            problems.append(
-                "LLVM libomp.so.5 not found (%s); install libomp-dev "
-                "(scripts/deps) or pass --libomp PATH, or leave it out with "
-                "--runtimes weft,libgomp"
-                % (args.libomp or "looked in /usr/lib/llvm-*/lib"))
-    if problems:
-        for p in problems:
-            print("run_apps.py: " + p, file=sys.stderr)
+    libomp = benchlib.libomp_for(args, runtimes, problems)
+    if benchlib.report_problems("run_apps.py", problems):
         return 1
 
     print("application benchmarks: %d rows x %d runtimes x %d reps, %d "
@@ -253,7 +231,7 @@ def main():
     for rep in range(args.reps):
         for row in rows:
             row_args = row[4] if args.quick else row[3]
-            for runtime in run_gomp.rotate(runtimes, k):
+            for runtime in benchlib.rotate(runtimes, k):
                 rec = runner.run(runtime, row, row_args, args.threads, rep)
                 if rec is not None:
                     recs[(row[0], runtime)].append(rec)
@@ -327,12 +305,7 @@ def main():
               % len(known))
         for _, f in known:
             print("  " + f)
-    if runner.failures:
-        print("\nBENCHMARK FAILURES (%d):" % len(runner.failures))
-        for f in runner.failures:
-            print("  " + f)
-        return 1
-    return 0
+    return benchlib.exit_status(runner.failures)
 
 
 if __name__ == "__main__":

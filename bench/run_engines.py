@@ -60,10 +60,9 @@ def main():
     ap = argparse.ArgumentParser(
         description="micro_weft under each engine configuration "
         "(docs/validation.md)")
-    ap.add_argument("--build", default="build",
-                    help="build folder holding bin/micro_weft")
-    ap.add_argument("--quick", action="store_true",
-                    help="fewer tasks and repetitions (the demo)")
+    benchlib.add_build_arguments(
+        ap, "bin/micro_weft",
+        "fewer tasks and repetitions (the demo)")
     ap.add_argument("--tasks", type=int,
                     help="tasks per repetition (default 100000, --quick "
                     "20000)")
@@ -75,28 +74,14 @@ def main():
                     help="comma-separated subset of %s" % ",".join(CONFIGS))
     ap.add_argument("--out", help="JSON results file "
                     "(default: <build>/results/engines.json)")
-    ap.add_argument("--timeout", type=int, default=600,
-                    help="seconds one run may take (default 600)")
+    benchlib.add_timeout_argument(ap, 600)
     args = ap.parse_args()
-    if args.tasks is None:
-        args.tasks = 20000 if args.quick else 100000
-    if args.reps is None:
-        args.reps = 3 if args.quick else 5
+    benchlib.quick_default(args, "tasks", 100000, 20000)
+    benchlib.quick_default(args, "reps", 5, 3)
     if args.tasks < 1000 or args.reps < 1:
         ap.error("--tasks must be >= 1000 and --reps >= 1")
-    try:
-        threads_list = [int(t) for t in args.threads.split(",") if t]
-    except ValueError:
-        ap.error("--threads: expected comma-separated integers, got %r"
-                 % args.threads)
-    if not threads_list or min(threads_list) < 1:
-        ap.error("--threads: need at least one thread count >= 1")
-    configs = [c for c in args.configs.split(",") if c]
-    bad = [c for c in configs if c not in CONFIGS]
-    if bad or not configs:
-        ap.error("--configs: unknown %s (choose from %s)"
-                 % (",".join(bad) or "(none)", ",".join(CONFIGS)))
-    configs = [c for c in CONFIGS if c in configs]
+    threads_list = benchlib.int_list(ap, "--threads", args.threads)
+    configs = benchlib.subset(ap, "--configs", args.configs, list(CONFIGS))
 
     exe = os.path.join(args.build, "bin", "micro_weft")
     if not os.access(exe, os.X_OK):
@@ -191,12 +176,7 @@ def main():
                               "configs": {k: CONFIGS[k] for k in configs},
                               "results": results})
     print("results: %s" % out)
-    if runner.failures:
-        print("\n%d run(s) FAILED:" % len(runner.failures))
-        for f in runner.failures:
-            print("  " + f)
-        return 1
-    return 0
+    return benchlib.exit_status(runner.failures)
 
 
 if __name__ == "__main__":

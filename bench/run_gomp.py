@@ -42,44 +42,13 @@ import subprocess
 import sys
 
 import benchlib
-import run_micro
 
 RUNTIMES = ["weft", "libgomp", "libomp"]
 PARTS = ["micro", "epcc"]
 
 
-def weft_prefix(weft, threads):
-    """The command line that runs a program under weft."""
-    return [weft, "run", "--threads", str(threads), "--"]
-
-
-def probe_weft(weft):
-    """None when `weft run` is there, else why weft is reported missing:
-    the command does not exist, or its --help lists no `run` subcommand."""
-    if not os.access(weft, os.X_OK):
-        return "%s not found" % weft
-    try:
-        proc = subprocess.run([weft, "--help"], capture_output=True,
-                              text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return "%s --help failed: %s" % (weft, e)
-    m = re.search(r"^subcommands:[ \t]*\n((?:[ \t]+\S.*(?:\n|$))*)",
-                  proc.stdout + proc.stderr, re.M | re.I)
-    names = [l.split()[0] for l in m.group(1).splitlines() if l.strip()] \
-        if m else []
-    if "run" not in names:
-        return "%s has no `run` subcommand yet (it has: %s)" \
-            % (weft, ", ".join(names) or "none listed")
-    return None
-
-
-def weft_mismatch(rec):
-    return ("weft run did not take over: the program says OpenMP comes from "
-            "%s (%s)" % (rec.get("runtime"), rec.get("library")))
-
-
-class MicroRunner(run_micro.Runner):
-    """run_micro.py's runner, with weft = micro_omp under `weft run`."""
+class MicroRunner(benchlib.MicroRunner):
+    """benchlib's micro runner, with weft = micro_omp under `weft run`."""
 
     def __init__(self, args, binaries, libomp, weft):
         super().__init__(args, binaries, libomp)
@@ -89,11 +58,11 @@ class MicroRunner(run_micro.Runner):
         if runtime != "weft":
             return super().command(runtime, pattern, deps, threads, tasks)
         cmd, env = super().command("libgomp", pattern, deps, threads, tasks)
-        return weft_prefix(self.weft, threads) + cmd, env
+        return benchlib.weft_prefix(self.weft, threads) + cmd, env
 
     def runtime_mismatch(self, runtime, rec):
         if runtime == "weft":
-            return weft_mismatch(rec)
+            return benchlib.weft_mismatch(rec)
         return super().runtime_mismatch(runtime, rec)
 
 
@@ -110,7 +79,7 @@ class EpccRunner(benchlib.Runner):
         if self.args.quick:
             cmd.append("--quick")
         if runtime == "weft":
-            cmd = weft_prefix(self.weft, threads) + cmd
+            cmd = benchlib.weft_prefix(self.weft, threads) + cmd
         return cmd, benchlib.omp_env(runtime, self.libomp)
 
     def run(self, runtime, construct, threads, rnd):
@@ -149,11 +118,6 @@ def epcc_constructs(exe):
     return [l.split()[0] for l in proc.stdout.splitlines() if l.strip()]
 
 
-def rotate(runtimes, k):
-    k %= len(runtimes)
-    return runtimes[k:] + runtimes[:k]
-
-
 def fmt_rtt(ns):
     """A cache-line round trip: ns, or ms for a thread that had no CPU."""
     return "%.0f" % ns if ns < 1e5 else "%.0fms" % (ns / 1e6)
@@ -172,14 +136,14 @@ def run_micro_part(args, runtimes, threads_list, binaries, libomp, weft,
     margs = argparse.Namespace(tasks=args.tasks, reps=args.reps,
                                quick=args.quick, timeout=args.timeout)
     runner = MicroRunner(margs, binaries, libomp, weft)
-    configs = [(p, d, t) for (p, d) in run_micro.PATTERNS
+    configs = [(p, d, t) for (p, d) in benchlib.PATTERNS
                for t in threads_list]
     runner.total = len(configs) * len(runtimes)
     print("\n(a) micro_omp, task overheads: %d tasks x %d reps (+1 warm-up)"
           % (args.tasks, args.reps), file=sys.stderr)
     results, table = [], {}
     for i, (pattern, deps, threads) in enumerate(configs):
-        for runtime in rotate(runtimes, i):
+        for runtime in benchlib.rotate(runtimes, i):
             rec = runner.run(runtime, pattern, deps, threads)
             table[(pattern, deps, threads, runtime)] = rec
             if rec is not None:
@@ -199,7 +163,7 @@ def run_micro_part(args, runtimes, threads_list, binaries, libomp, weft,
             elif r not in runtimes:
                 cells.append("")
             else:
-                cells.append(run_micro.fmt_ns(recs[r], args.tasks))
+                cells.append(benchlib.fmt_ns(recs[r], args.tasks))
         weft_ns = recs["weft"]["ns_per_task"] if recs["weft"] else None
         others = [recs[r]["ns_per_task"] for r in ("libgomp", "libomp")
                   if recs[r]]
@@ -228,7 +192,7 @@ def run_epcc_part(args, runtimes, threads_list, exe, libomp, weft,
     for (construct, threads) in configs:
         runs = {r: [] for r in runtimes}
         for rnd in range(args.rounds):
-            for runtime in rotate(runtimes, k):
+            for runtime in benchlib.rotate(runtimes, k):
                 rec = runner.run(runtime, construct, threads, rnd)
                 if rec is not None:
                     runs[runtime].append(rec)
@@ -301,12 +265,9 @@ def main():
     ap = argparse.ArgumentParser(
         description="GOMP ABI benchmarks: one gcc -fopenmp binary under "
         "libgomp, LLVM libomp and `weft run` (docs/benchmarks.md).")
-    ap.add_argument("--build", default="build",
-                    help="build folder holding bin/micro_omp, bin/epcc_omp "
-                    "and bin/weft; results go to <build>/results "
-                    "(default: build)")
-    ap.add_argument("--quick", action="store_true",
-                    help="fewer tasks, repetitions and rounds")
+    benchlib.add_build_arguments(
+        ap, "bin/micro_omp, bin/epcc_omp and bin/weft",
+        "fewer tasks, repetitions and rounds")
     ap.add_argument("--threads", default="2",
                     help="comma-separated thread counts (default 2)")
     ap.add_argument("--parts", default=",".join(PARTS),
@@ -324,65 +285,38 @@ def main():
     ap.add_argument("--rounds", type=int,
                     help="epcc: runs per cell, the median is reported "
                     "(default 5, --quick 3)")
-    ap.add_argument("--weft", help="the weft command (default: "
-                    "<build>/bin/weft)")
-    ap.add_argument("--libomp", help="the LLVM libomp.so.5 to preload "
-                    "(default: the newest /usr/lib/llvm-*/lib/libomp.so.5)")
-    ap.add_argument("--timeout", type=int, default=600,
-                    help="seconds one benchmark run may take (default 600)")
+    benchlib.add_weft_argument(ap)
+    benchlib.add_libomp_argument(ap)
+    benchlib.add_timeout_argument(ap, 600)
     args = ap.parse_args()
 
-    if args.tasks is None:
-        args.tasks = 50000 if args.quick else 200000
-    if args.reps is None:
-        args.reps = 3 if args.quick else 5
-    if args.rounds is None:
-        args.rounds = 3 if args.quick else 5
+    benchlib.quick_default(args, "tasks", 200000, 50000)
+    benchlib.quick_default(args, "reps", 5, 3)
+    benchlib.quick_default(args, "rounds", 5, 3)
     if args.tasks < 1000 or args.reps < 1 or args.rounds < 1:
         ap.error("--tasks must be >= 1000 (emptytask chains), --reps and "
                  "--rounds >= 1")
-    try:
-        threads_list = [int(t) for t in args.threads.split(",") if t]
-    except ValueError:
-        ap.error("--threads: expected comma-separated integers, got %r"
-                 % args.threads)
-    if not threads_list or min(threads_list) < 1:
-        ap.error("--threads: need at least one thread count >= 1")
+    threads_list = benchlib.int_list(ap, "--threads", args.threads)
     parts = [p for p in args.parts.split(",") if p]
     if not parts or any(p not in PARTS for p in parts):
         ap.error("--parts: choose from %s" % ",".join(PARTS))
-    runtimes = [r for r in args.runtimes.split(",") if r]
-    bad = [r for r in runtimes if r not in RUNTIMES]
-    if bad or not runtimes:
-        ap.error("--runtimes: unknown %s (choose from %s)"
-                 % (",".join(bad) or "(none)", ",".join(RUNTIMES)))
-    runtimes = [r for r in RUNTIMES if r in runtimes]
+    runtimes = benchlib.subset(ap, "--runtimes", args.runtimes, RUNTIMES)
 
     bindir = os.path.join(args.build, "bin")
     weft = args.weft or os.path.join(bindir, "weft")
     weft_missing = None
     if "weft" in runtimes:
-        weft_missing = probe_weft(weft)
+        weft_missing = benchlib.probe_weft(weft)
         if weft_missing:
             runtimes.remove("weft")
     binaries = {"micro": os.path.join(bindir, "micro_omp"),
                 "epcc": os.path.join(bindir, "epcc_omp")}
     problems = ["%s not found (build first: make build)" % binaries[p]
                 for p in parts if not os.access(binaries[p], os.X_OK)]
-    libomp = None
-    if "libomp" in runtimes:
-        libomp = benchlib.find_libomp(args.libomp)
-        if not libomp:
-            problems.append(
-                "LLVM libomp.so.5 not found (%s); install libomp-dev "
-                "(scripts/deps) or pass --libomp PATH, or leave it out with "
-                "--runtimes weft,libgomp"
-                % (args.libomp or "looked in /usr/lib/llvm-*/lib"))
+    libomp = benchlib.libomp_for(args, runtimes, problems)
     if not runtimes:
         problems.append("no runtime left to run (weft: %s)" % weft_missing)
-    if problems:
-        for p in problems:
-            print("run_gomp.py: " + p, file=sys.stderr)
+    if benchlib.report_problems("run_gomp.py", problems):
         return 1
 
     print("GOMP ABI benchmarks: threads %s, runtimes %s, %d CPUs, load "

@@ -24,31 +24,14 @@ import os
 import sys
 
 import benchlib
-from benchlib import find_libomp
 
-PATTERNS = [("task-free", 0), ("task-free", 1), ("task-free", 15),
-            ("task-chain", 0), ("task-chain", 1), ("task-chain", 15),
-            ("emptytask", 1)]
 RUNTIMES = ["weft", "libgomp", "libomp", "tbb", "starpu"]
-NATIVE_PEERS = ("tbb", "starpu")  # each has its own binary, micro_<name>
+NATIVE_PEERS = benchlib.NATIVE_PEERS
 
 # Issue 2's targets, checked on the 2-thread rows only.
 TARGET_THREADS = 2
 TARGET_RATIO = 0.2     # weft / min(libgomp, libomp)
 TARGET_1DEP_NS = 100.0  # weft ns/task on rows with 1 dependence
-
-# Cells where a runtime is so slow that the full task count would take minutes:
-# (runtime, pattern, deps) -> largest task count (full run, --quick run).
-# LLVM libomp's cost per task grows with the number of distinct addresses it
-# has seen (about 3 us/task at 20000 tasks, 12-16 us at 200000 with 15 deps on
-# 2 threads), so the capped number flatters libomp: the ratio is conservative.
-TASK_CAPS = {("libomp", "task-free", 15): (20000, 10000)}
-# StarPU costs 10-100 us per task on this machine (2 threads), and its
-# task-free 15 registers tasks x 15 data handles (untimed, but memory and
-# minutes), so it runs fewer tasks; its per-task cost does not fall with more.
-for _p, _d in PATTERNS:
-    TASK_CAPS[("starpu", _p, _d)] = (20000, 5000)
-TASK_CAPS[("starpu", "task-free", 15)] = (5000, 2000)
 
 # Issue 15's native-API targets, on the 2-thread rows: weft / oneTBB on the
 # independent rows (task-free, task-chain 0), weft / StarPU on the dependent
@@ -59,69 +42,6 @@ TARGET_STARPU_RATIO = 0.1
 
 def dependent(pattern, deps):
     return pattern == "emptytask" or (pattern == "task-chain" and deps > 0)
-
-
-class Runner(benchlib.Runner):
-    def __init__(self, args, binaries, libomp):
-        super().__init__(args.timeout)
-        self.args = args
-        self.binaries = binaries
-        self.libomp = libomp
-
-    def command(self, runtime, pattern, deps, threads, tasks):
-        exe = self.binaries[runtime if runtime in ("weft",) + NATIVE_PEERS
-                            else "omp"]
-        cmd = [exe, "--pattern", pattern, "--deps", str(deps),
-               "--tasks", str(tasks), "--reps", str(self.args.reps),
-               "--threads", str(threads)]
-        return cmd, benchlib.omp_env(runtime, self.libomp)
-
-    def runtime_mismatch(self, runtime, rec):
-        """Why the record names another runtime than the one asked for."""
-        return benchlib.takeover_failure(runtime, rec, self.libomp,
-                                         "micro_omp")
-
-    def run(self, runtime, pattern, deps, threads):
-        """One benchmark run; returns its JSON record or None (and records
-        the failure)."""
-        tasks = self.args.tasks
-        cap = TASK_CAPS.get((runtime, pattern, deps))
-        if cap:
-            tasks = min(tasks, cap[1] if self.args.quick else cap[0])
-        cmd, env = self.command(runtime, pattern, deps, threads, tasks)
-        what = "%s %s deps %d threads %d" % (runtime, pattern, deps, threads)
-        shown = benchlib.shown_command(runtime, cmd, self.libomp)
-        got = self.run_json(what, cmd, env, shown)
-        if got is None:
-            return None
-        rec, line, wall = got
-        want = {"runtime": runtime, "pattern": pattern, "deps": deps,
-                "threads": threads}
-        for key, value in want.items():
-            if rec.get(key) != value:
-                if key == "runtime":
-                    why = self.runtime_mismatch(runtime, rec)
-                else:
-                    why = "reports %s=%r, expected %r" % (key, rec.get(key),
-                                                           value)
-                return self.fail(what, shown, why)
-        if not isinstance(rec.get("ns_per_task"), (int, float)) or \
-                rec.get("tasks") != (tasks - tasks % 1000
-                                     if pattern == "emptytask" else tasks):
-            return self.fail(what, shown, "malformed record", line)
-        print(" %10.1f ns/task  (%d tasks, %.1f s)"
-              % (rec["ns_per_task"], rec["tasks"], wall), file=sys.stderr)
-        return rec
-
-
-def fmt_ns(rec, tasks):
-    if rec is None:
-        return "-"
-    text = "%.1f" % rec["ns_per_task"]
-    full = tasks - tasks % 1000 if rec["pattern"] == "emptytask" else tasks
-    if rec["tasks"] != full:
-        text += "*"
-    return text
 
 
 def target_verdict(threads, pattern, deps, weft, best, peers):
@@ -148,12 +68,9 @@ def main():
     ap = argparse.ArgumentParser(
         description="Task-overhead microbenchmarks: weft vs libgomp vs "
         "LLVM libomp (docs/benchmarks.md).")
-    ap.add_argument("--build", default="build",
-                    help="build folder holding bin/micro_weft and "
-                    "bin/micro_omp (default: build)")
-    ap.add_argument("--quick", action="store_true",
-                    help="fewer tasks and repetitions (the demo; about a "
-                    "minute or less)")
+    benchlib.add_build_arguments(
+        ap, "bin/micro_weft, bin/micro_omp, bin/micro_tbb, bin/micro_starpu",
+        "fewer tasks and repetitions (the demo; about a minute or less)")
     ap.add_argument("--tasks", type=int,
                     help="tasks per repetition (default 200000, --quick 50000)")
     ap.add_argument("--reps", type=int,
@@ -163,27 +80,20 @@ def main():
     ap.add_argument("--runtimes",
                     help="comma-separated subset of %s (default: all; tbb "
                     "and starpu only when built)" % ",".join(RUNTIMES))
-    ap.add_argument("--libomp", help="the LLVM libomp.so.5 to preload "
-                    "(default: the newest /usr/lib/llvm-*/lib/libomp.so.5)")
+    benchlib.add_libomp_argument(ap)
     ap.add_argument("--out", help="JSON results file "
                     "(default: <build>/results/micro.json)")
-    ap.add_argument("--timeout", type=int, default=600,
-                    help="seconds one benchmark run may take (default 600)")
+    benchlib.add_timeout_argument(ap, 600)
     args = ap.parse_args()
 
-    if args.tasks is None:
-        args.tasks = 50000 if args.quick else 200000
-    if args.reps is None:
-        args.reps = 3 if args.quick else 5
+    benchlib.quick_default(args, "tasks", 200000, 50000)
+    benchlib.quick_default(args, "reps", 5, 3)
     if args.tasks < 1000 or args.reps < 1:
         ap.error("--tasks must be >= 1000 (emptytask chains) and --reps >= 1")
-    try:
-        threads_list = [int(t) for t in args.threads.split(",") if t]
-    except ValueError:
-        ap.error("--threads: expected comma-separated integers, got %r"
-                 % args.threads)
-    if not threads_list or min(threads_list) < 1:
-        ap.error("--threads: need at least one thread count >= 1")
+    threads_list = benchlib.int_list(ap, "--threads", args.threads)
+    explicit = args.runtimes is not None
+    runtimes = benchlib.subset(ap, "--runtimes",
+                               args.runtimes or ",".join(RUNTIMES), RUNTIMES)
     bindir = os.path.join(args.build, "bin")
     explicit = args.runtimes is not None
     runtimes = [r for r in (args.runtimes or ",".join(RUNTIMES)).split(",")
@@ -210,23 +120,13 @@ def main():
             if name == "omp" else name in runtimes
         if needed and not os.access(path, os.X_OK):
             problems.append("%s not found (build first: make build)" % path)
-    libomp = None
-    if "libomp" in runtimes:
-        libomp = find_libomp(args.libomp)
-        if not libomp:
-            problems.append(
-                "LLVM libomp.so.5 not found (%s); install libomp-dev "
-                "(scripts/deps) or pass --libomp PATH, or leave it out with "
-                "--runtimes weft,libgomp"
-                % (args.libomp or "looked in /usr/lib/llvm-*/lib"))
-    if problems:
-        for p in problems:
-            print("run_micro.py: " + p, file=sys.stderr)
+    libomp = benchlib.libomp_for(args, runtimes, problems)
+    if benchlib.report_problems("run_micro.py", problems):
         return 1
 
     out_path = args.out or os.path.join(args.build, "results", "micro.json")
-    configs = [(p, d, t) for (p, d) in PATTERNS for t in threads_list]
-    runner = Runner(args, binaries, libomp)
+    configs = [(p, d, t) for (p, d) in benchlib.PATTERNS for t in threads_list]
+    runner = benchlib.MicroRunner(args, binaries, libomp)
     runner.total = len(configs) * len(runtimes)
 
     load = benchlib.load_average()
@@ -273,7 +173,7 @@ def main():
         if verdict.startswith("MISS"):
             misses.append("%s deps %d threads %d: %s"
                           % (pattern, deps, threads, verdict[6:-1]))
-        cells = [fmt_ns(recs[r], args.tasks) for r in RUNTIMES]
+        cells = [benchlib.fmt_ns(recs[r], args.tasks) for r in RUNTIMES]
         capped = capped or any(c.endswith("*") for c in cells)
         rows.append([pattern, str(deps), str(threads)] + cells +
                     [ratio] + peer_ratios + [verdict])
@@ -291,12 +191,7 @@ def main():
             print("  " + m)
     elif "weft" in runtimes and TARGET_THREADS in threads_list:
         print("\nall targets met")
-    if runner.failures:
-        print("\nBENCHMARK FAILURES (%d):" % len(runner.failures))
-        for f in runner.failures:
-            print("  " + f)
-        return 1
-    return 0
+    return benchlib.exit_status(runner.failures)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@
 // under each model on 1..64 cores, printing simulated tasks per second.
 #include "simulator.hpp"
 
-#include "trace/trace_graph.hpp"
+#include "trace/read/trace_graph.hpp"
+#include "trace/record/trace_writer.hpp"
 
 #include <chrono>
 #include <cstdio>

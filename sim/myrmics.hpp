@@ -31,7 +31,7 @@
 #include "model.hpp"
 #include "simulator.hpp"
 
-#include "trace/trace_graph.hpp"
+#include "trace/read/trace_graph.hpp"
 
 #include <cstdint>
 #include <string>

@@ -5,7 +5,7 @@
 
 #include "model.hpp"
 
-#include "trace/trace_graph.hpp"
+#include "trace/read/trace_graph.hpp"
 
 #include <cstdint>
 #include <functional>

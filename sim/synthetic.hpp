@@ -3,7 +3,7 @@
 // myrmics model's test and bench/myrmics_model.
 #pragma once
 
-#include "trace/trace_graph.hpp"
+#include "trace/read/trace_graph.hpp"
 
 #include <cstdint>
 #include <vector>

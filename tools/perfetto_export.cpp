@@ -2,9 +2,9 @@
 
 #include "perfetto_trace.pb.h"
 
-#include "trace/sibling_dependences.hpp"
-#include "trace/trace_graph.hpp"
-#include "trace/trace_stream.hpp"
+#include "trace/read/sibling_dependences.hpp"
+#include "trace/read/trace_graph.hpp"
+#include "trace/read/trace_stream.hpp"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>

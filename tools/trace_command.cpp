@@ -6,8 +6,8 @@
 #include "perfetto_export.hpp"
 #include "progress_bar.hpp"
 
-#include "trace/trace_file.hpp"
-#include "trace/trace_graph.hpp"
+#include "trace/read/trace_graph.hpp"
+#include "trace/read/trace_reader.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // weft.h and the C++ API's entry points: argument checking, starting the
 // runtime on first use, and translating calls to the core.
-#include "../core/runtime.hpp"
 #include "base/error.hpp"
+#include "core/runtime.hpp"
 
 #include <weft/weft.h>
 #include <weft/weft.hpp>

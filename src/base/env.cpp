@@ -165,6 +165,31 @@ std::vector<const char *> with_prefix(const char *prefix) {
   return out;
 }
 
+std::string unknown_in_family(const char *prefix, const char *const *known,
+                              int nknown, const char *owner) {
+  const std::size_t plen = std::strlen(prefix);
+  for (const char *e : with_prefix(prefix)) {
+    const char *name = e + plen;
+    const char *eq = std::strchr(name, '=');
+    std::size_t len =
+        eq ? static_cast<std::size_t>(eq - name) : std::strlen(name);
+    bool ok = false;
+    for (int i = 0; i < nknown; ++i)
+      ok |= std::strlen(known[i]) == len &&
+            std::strncmp(known[i], name, len) == 0;
+    if (ok)
+      continue;
+    std::string msg =
+        std::string(e) + ": unknown variable (" + owner + " reads " + prefix;
+    for (int i = 0; i < nknown; ++i) {
+      msg += i == 0 ? "" : i + 1 == nknown ? " and _" : ", _";
+      msg += known[i];
+    }
+    return msg + ")";
+  }
+  return "";
+}
+
 bool list_has(const char *name, std::string_view what) {
   const char *s = get(name);
   if (!s)

@@ -80,6 +80,13 @@ private:
 // prefix (to report misspelt variables of a family).
 std::vector<const char *> with_prefix(const char *prefix);
 
+// A misspelt variable of a family (e.g. WEFT_PICOS_TASKS): "" when every
+// variable of the process environment named prefix* is prefix followed by
+// one of the nknown names, else "NAME=VALUE: unknown variable (<owner>
+// reads <prefix><known[0]>, _<known[1]>, ... and _<known[n-1]>)".
+std::string unknown_in_family(const char *prefix, const char *const *known,
+                              int nknown, const char *owner);
+
 // Whether the list in variable name (through get) has the item what.
 bool list_has(const char *name, std::string_view what);
 

@@ -2,10 +2,10 @@
 // operations the front ends call (spawn, the waits, taskgroups).
 #pragma once
 
-#include "../engines/engine.hpp"
-#include "../engines/worksharing_engine.hpp"
 #include "base/backoff.hpp"
 #include "base/fence.hpp"
+#include "engines/engine.hpp"
+#include "engines/worksharing_engine.hpp"
 #include "worker.hpp"
 
 #include <weft/weft.h>
@@ -104,10 +104,9 @@ public:
 
 private:
   worker *new_worker(bool with_thread);
-  template <bool Traced>
-  int spawn_impl(worker &w, task *t, const weft_dep *deps, int ndeps);
-  int taskwait_impl(worker &w);
-  int taskwait_deps_impl(worker &w, const weft_dep *deps, int ndeps);
+  // taskwait and taskwait_deps without their trace points.
+  int wait_all_children(worker &w);
+  int wait_children_on(worker &w, const weft_dep *deps, int ndeps);
   static void wait_members_left(team *t);
   void wait_all_tasks(worker &w);
   // parent's children not yet finished (after adding w's pending counts).
@@ -142,73 +141,7 @@ extern
 // Stack size of the threads weft starts (0: the system's default).
 extern std::size_t g_worker_stack_size;
 
-// -------------------------------------------------------------------------
-template <class Cond> void worker::sleep_unless(Cond cond) {
-  uint32_t seen = sleep_word_.load(std::memory_order_acquire);
-  std::atomic<int> &asleep = team_->num_sleeping();
-  sleeping_.store(true, std::memory_order_seq_cst);
-  asleep.fetch_add(1, std::memory_order_seq_cst);
-  heavy_fence(); // pairs with light_fence() in push_ready
-  if (!cond()) {
-    worker_counters::bump(c_.sleeps);
-    if (int us = rt_.engine().poll_interval_us(*this))
-      futex_wait_for(sleep_word_, seen, us);
-    else
-      futex_wait(sleep_word_, seen);
-  }
-  // The sleeper alone counts itself out (a waker that did so could read the
-  // counter of this thread's next sleep, in another team).
-  sleeping_.store(false, std::memory_order_relaxed);
-  asleep.fetch_sub(1, std::memory_order_relaxed);
-}
-
-// A submit answered "full" with no other work to run: spin, yield, then
-// serialize the task (submit_result::serialize). Few yields: on a loaded
-// machine each one can give away a whole time slice, and a deep recursion
-// with dependences under a tiny unit comes here for most of its tasks
-// (docs/engines.md, "Serialized tasks").
-inline constexpr backoff_policy kFullBackoff{63, 8};
-
-// A worker with nothing to run while it waits: spin briefly (cheap to
-// resume), yield (other threads may need this core when oversubscribed),
-// then sleep.
-inline constexpr backoff_policy kWaitBackoff{63, 8, 256};
-
-template <class Done> void worker::wait_until(Done done) {
-  backoff idle(kWaitBackoff);
-  // Our own finished-children counts may be what done() waits for.
-  flush_finished_children();
-  while (!done()) {
-    if (task *t = find_work()) {
-      // One task per look at done(), not run_chain: the wait may be over
-      // after any task (taskwait on waits for one), and the successors each
-      // task releases could keep this thread running far past it while the
-      // code after the wait creates nobody's next work.
-      execute(t);
-      // A taskwait of the task we are in may be waiting for these counts;
-      // counts for other parents wait until we run out of work, and all of
-      // them until the end of a chain of immediate successors (one atomic
-      // add for the chain).
-      if (!immediate_ && unflushed_parent_ == current_)
-        flush_finished_children();
-      idle.reset();
-      continue;
-    }
-    flush_finished_children();
-    if (!idle.pause()) {
-      pool_.flush_remote(rt_.pools());
-      sleep_unless([&] { return done() || work_visible(); });
-      idle.reset();
-    }
-  }
-  // Counts for other parents: their waiters must not depend on when we
-  // next go idle.
-  flush_finished_children();
-  // A successor kept for this thread goes where the others can take it.
-  if (task *t = immediate_) {
-    immediate_ = nullptr;
-    push_ready(t);
-  }
-}
-
 } // namespace weft
+
+// The templates of the idle protocol need the runtime's definition.
+#include "core/idle.hpp"

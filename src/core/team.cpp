@@ -1,7 +1,7 @@
-#include "team.hpp"
+#include "core/team.hpp"
 
-#include "runtime.hpp"
-#include "trace/recorder.hpp"
+#include "core/runtime.hpp"
+#include "core/trace_points.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -57,21 +57,8 @@ bool team::barrier(worker &w, const std::atomic<bool> &cancelled) {
 
 bool team::wait_barrier(worker &w, std::atomic<uint64_t> &word,
                         const std::atomic<bool> *cancelled) {
-  if (__builtin_expect(trace::on(), 0)) {
-    uint32_t id = w.current()->trace_id;
-    trace::wait_begin(*w.trace_log(), trace::wait_kind::barrier, id, nullptr,
-                      0);
-    bool c = wait_barrier_untraced(w, word, cancelled);
-    w.trace_log()->put(trace::kind::wait_end,
-                       static_cast<uint8_t>(trace::wait_kind::barrier), 0,
-                       trace::ticks(), id, 0);
-    return c;
-  }
-  return wait_barrier_untraced(w, word, cancelled);
-}
-
-bool team::wait_barrier_untraced(worker &w, std::atomic<uint64_t> &word,
-                                 const std::atomic<bool> *cancelled) {
+  trace_point::wait_token k = trace_point::wait_begin(
+      w, trace::wait_kind::barrier, w.current(), nullptr, 0);
   auto is_cancelled = [cancelled] {
     return cancelled && cancelled->load(std::memory_order_acquire);
   };
@@ -80,30 +67,32 @@ bool team::wait_barrier_untraced(worker &w, std::atomic<uint64_t> &word,
       wait_scope ws(w.wait_state(), wait_kind::barrier, w.current());
       w.wait_until([&] { return tasks_done() || is_cancelled(); });
     }
-    return is_cancelled();
-  }
-  uint64_t v = word.fetch_add(1, std::memory_order_acq_rel) + 1;
-  const uint64_t gen = v >> 32;
-  auto released = [&] {
-    uint64_t x = word.load(std::memory_order_acquire);
-    if ((x >> 32) != gen)
+  } else {
+    uint64_t v = word.fetch_add(1, std::memory_order_acq_rel) + 1;
+    const uint64_t gen = v >> 32;
+    auto released = [&] {
+      uint64_t x = word.load(std::memory_order_acquire);
+      if ((x >> 32) != gen)
+        return true;
+      if (is_cancelled())
+        return true;
+      if ((x & 0xffffffffu) != static_cast<uint64_t>(size_) || !tasks_done())
+        return false;
+      // Everybody is here and no task is left: whoever flips the generation
+      // wakes the others.
+      if (word.compare_exchange_strong(x, (gen + 1) << 32,
+                                       std::memory_order_acq_rel))
+        wake_all(&w);
       return true;
-    if (is_cancelled())
-      return true;
-    if ((x & 0xffffffffu) != static_cast<uint64_t>(size_) || !tasks_done())
-      return false;
-    // Everybody is here and no task is left: whoever flips the generation
-    // wakes the others.
-    if (word.compare_exchange_strong(x, (gen + 1) << 32,
-                                     std::memory_order_acq_rel))
-      wake_all(&w);
-    return true;
-  };
-  if (!released()) {
-    wait_scope ws(w.wait_state(), wait_kind::barrier, w.current());
-    w.wait_until(released);
+    };
+    if (!released()) {
+      wait_scope ws(w.wait_state(), wait_kind::barrier, w.current());
+      w.wait_until(released);
+    }
   }
-  return is_cancelled();
+  const bool c = is_cancelled();
+  trace_point::wait_end(w, k);
+  return c;
 }
 
 void team::wake_one() {
@@ -142,6 +131,101 @@ task *team::pop_priority() {
   prio_heap_.pop_back();
   prio_count_.fetch_sub(1, std::memory_order_relaxed);
   return t;
+}
+
+// ---- how the runtime forms and runs teams ---------------------------------
+namespace {
+// Members still leaving a team the master is about to reuse.
+inline constexpr backoff_policy kLeavingBackoff{1000, backoff_policy::kForever};
+} // namespace
+
+team *runtime::begin_team(worker &master, int n) {
+  std::vector<team *> &cache = master.team_cache;
+  size_t depth = static_cast<size_t>(master.master_depth);
+  if (cache.size() <= depth)
+    cache.resize(depth + 1, nullptr);
+  team *old = cache[depth];
+  if (old) {
+    wait_members_left(old);
+    if (old->size() == n)
+      return old;
+  }
+  auto *t = new team(*this, n);
+  t->slot(0).w = &master;
+  int reused = 0;
+  if (old) {
+    reused = std::min(old->size(), n) - 1;
+    for (int i = 1; i <= reused; ++i)
+      t->slot(i).w = old->slot(i).w;
+  }
+  {
+    std::lock_guard<std::mutex> lk(workers_lock_);
+    if (old)
+      for (int i = reused + 1; i < old->size(); ++i)
+        idle_.push_back(old->slot(i).w);
+    for (int i = reused + 1; i < n && !idle_.empty(); ++i) {
+      t->slot(i).w = idle_.back();
+      idle_.pop_back();
+      reused = i;
+    }
+  }
+  for (int i = reused + 1; i < n; ++i)
+    t->slot(i).w = new_worker(true);
+  delete old;
+  cache[depth] = t;
+  return t;
+}
+
+void runtime::run_team(worker &master, team *t) {
+  worker::membership m = start_team(master, t);
+  t->body(master, 0, t->arg);
+  finish_team(master, t, m);
+}
+
+worker::membership runtime::start_team(worker &master, team *t) {
+  int n = t->size();
+  t->reset_for_region();
+  trace_point::region_begin(master, t, n);
+  t->inside.store(n - 1, std::memory_order_relaxed);
+  for (int i = 1; i < n; ++i)
+    t->slot(i).w->assign(t, i);
+  ++master.master_depth;
+  return master.enter_team(t, 0);
+}
+
+void runtime::finish_team(worker &master, team *t,
+                          const worker::membership &m) {
+  t->barrier(master);
+  master.leave_team(m);
+  --master.master_depth;
+  trace_point::region_end(master);
+  // Members may still be on their way out of the team; the master does not
+  // wait for them here but before it reuses the team or its workers (as
+  // libgomp's dock), so that their exit overlaps its serial code.
+}
+
+void runtime::wait_teams_left() {
+  for (int i = 0; i < nthreads(); ++i)
+    for (team *t : workers_[i]->team_cache)
+      if (t)
+        wait_members_left(t);
+}
+
+void runtime::wait_members_left(team *t) {
+  backoff b(kLeavingBackoff);
+  while (t->inside.load(std::memory_order_acquire) != 0 ||
+         t->routing.load(std::memory_order_acquire) != 0)
+    b.pause();
+}
+
+// Whoever clears a sleeper's flag wakes it (core/idle.hpp).
+bool runtime::try_wake(worker &w) {
+  if (!w.sleeping_.load(std::memory_order_seq_cst) ||
+      !w.sleeping_.exchange(false, std::memory_order_acq_rel))
+    return false;
+  w.sleep_word_.fetch_add(1, std::memory_order_release);
+  futex_wake(w.sleep_word_, 1);
+  return true;
 }
 
 } // namespace weft

@@ -95,8 +95,6 @@ private:
   std::vector<team_slot *> slots_;
   bool wait_barrier(worker &w, std::atomic<uint64_t> &word,
                     const std::atomic<bool> *cancelled);
-  bool wait_barrier_untraced(worker &w, std::atomic<uint64_t> &word,
-                             const std::atomic<bool> *cancelled);
 
   alignas(64) std::atomic<uint64_t> bar_{0};  // generation << 32 | arrived
   alignas(64) std::atomic<uint64_t> cbar_{0}; // the cancellable one

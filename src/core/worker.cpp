@@ -4,8 +4,8 @@
 #include "base/check.hpp"
 #include "base/error.hpp"
 #include "base/fence.hpp"
+#include "core/trace_points.hpp"
 #include "runtime.hpp"
-#include "trace/recorder.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -35,15 +35,12 @@ worker::membership worker::enter_team(team *t, int i) {
   slot_ = &s;
   slot_index_ = i;
   current_ = &s.implicit;
-  if (__builtin_expect(trace::on(), 0))
-    trace::implicit_begin(*trace_, &s.implicit, t->trace_parent);
+  trace_point::implicit_begin(*this, &s.implicit, t);
   return m;
 }
 
 void worker::leave_team(const membership &m) {
-  if (__builtin_expect(trace::on(), 0))
-    trace_->put(trace::kind::task_end, 0, 0, trace::ticks(),
-                slot_->implicit.trace_id, 0);
+  trace_point::implicit_end(*this, &slot_->implicit);
   flush_finished_children();
   if (slot_->implicit.domain)
     rt_.engine().task_end(*this, &slot_->implicit);
@@ -208,17 +205,18 @@ void worker::record_exception(task *t, std::exception_ptr e) {
 }
 
 void worker::execute(task *t) {
-  if (__builtin_expect(trace::on(), 0)) {
-    execute_traced(t);
-    return;
-  }
+  trace_point::run_token k;
   if (t->flags & TASK_COMPLETE_ONLY) {
     // A detached task whose event was fulfilled elsewhere.
+    k = trace_point::completion_begin(t);
     complete(t);
-    return;
+  } else {
+    k = trace_point::task_begin(*this, t);
+    run_body(t);
+    trace_point::task_end(*this, k);
+    finish(t);
   }
-  run_body(t);
-  finish(t);
+  trace_point::task_finished(*this, k);
 }
 
 __attribute__((always_inline)) inline void worker::run_body(task *t) {
@@ -238,58 +236,16 @@ __attribute__((always_inline)) inline void worker::run_body(task *t) {
   current_ = prev;
 }
 
-void worker::execute_traced(task *t) {
-  trace::thread_log &l = *trace_;
-  // The descriptor may be recycled once finished: keep the id.
-  const uint32_t id = t->trace_id;
-  uint64_t from;
-  if (t->flags & TASK_COMPLETE_ONLY) {
-    from = trace::ticks();
-    complete(t);
-  } else {
-    l.put(trace::kind::task_begin, 0, 0, trace::begin_time(l), id, 0);
-    run_body(t);
-    from = trace::ticks_early();
-    l.put(trace::kind::task_end, 0, 0, from, id, 0);
-    finish(t);
-  }
-  uint64_t to = trace::ticks_early();
-  trace::overhead(l, trace::overhead_kind::finish, id, from, to);
-  trace::maybe_sample(l, *this, to);
-  l.mark = to;
-}
-
 void worker::run_inline(weft_task_fn fn, void *arg, uint16_t flags) {
-  if (__builtin_expect(trace::on(), 0)) {
-    run_inline_traced(fn, arg, flags);
-    return;
-  }
   task *parent = current_;
   alignas(64) task t;
   init_task(&t, fn, arg);
   t.parent = parent;
   t.group = parent->cur_group ? parent->cur_group : parent->group;
   t.flags = static_cast<uint16_t>(flags | TASK_INLINE);
+  bool traced = trace_point::inline_begin(*this, t, parent, flags);
   run_inline_task(t);
-}
-
-void worker::run_inline_traced(weft_task_fn fn, void *arg, uint16_t flags) {
-  task *parent = current_;
-  alignas(64) task t;
-  init_task(&t, fn, arg);
-  t.parent = parent;
-  t.group = parent->cur_group ? parent->cur_group : parent->group;
-  t.flags = static_cast<uint16_t>(flags | TASK_INLINE);
-  trace::thread_log &l = *trace_;
-  uint64_t at = trace::ticks();
-  // Only what the program asked for is undeferred in the trace: a replay
-  // may run a throttled task elsewhere.
-  uint8_t undeferred = flags & TASK_THROTTLED ? 0 : trace::flag_undeferred;
-  trace::created(l, &t, parent, nullptr, 0, undeferred | trace::flags_of(&t),
-                 at);
-  l.put(trace::kind::task_begin, 0, 0, at, t.trace_id, 0);
-  run_inline_task(t);
-  l.put(trace::kind::task_end, 0, 0, trace::ticks(), t.trace_id, 0);
+  trace_point::inline_end(*this, t, traced);
 }
 
 __attribute__((always_inline)) inline void worker::run_inline_task(task &t) {
@@ -420,8 +376,7 @@ void worker::run_chain(task *t) {
   while (task *n = immediate_) {
     immediate_ = nullptr;
     worker_counters::bump(c_.immediate);
-    if (__builtin_expect(trace::on(), 0)) // taking it is scheduling
-      trace::scheduled(*trace_, n->trace_id);
+    trace_point::scheduled(*this, n); // taking it is scheduling
     execute(n);
   }
 }
@@ -450,21 +405,9 @@ task *worker::steal() {
 }
 
 task *worker::find_work() {
-  if (__builtin_expect(trace::on(), 0))
-    return find_work_traced();
-  return find_any();
-}
-
-task *worker::find_work_traced() {
-  trace::thread_log &l = *trace_;
-  uint64_t from = l.mark ? l.mark : trace::ticks_early();
+  uint64_t from = trace_point::search_begin(*this);
   task *t = find_any();
-  if (t) {
-    l.mark = from;
-    trace::scheduled(l, t->trace_id);
-  } else {
-    l.mark = 0;
-  }
+  trace_point::search_end(*this, t, from);
   return t;
 }
 

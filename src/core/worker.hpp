@@ -122,7 +122,6 @@ public:
 private:
   friend class runtime;
   task *find_work();
-  task *find_work_traced();
   task *find_any();
   task *steal();
   bool work_visible();
@@ -130,9 +129,7 @@ private:
   void drain_engine();
   template <class Cond> void sleep_unless(Cond cond);
   void execute(task *t);
-  void execute_traced(task *t);
   void run_body(task *t);
-  void run_inline_traced(weft_task_fn fn, void *arg, uint16_t flags);
   void run_inline_task(task &t);
   void finish(task *t);
   void complete(task *t); // retirement and counts (after a detach event)

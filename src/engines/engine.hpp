@@ -12,19 +12,20 @@
 //   retire(t)        t finished; successors that become ready are handed to
 //                    the core through worker::make_ready.
 //
-// What the core offers an engine:
+// What the core offers an engine (core/engine_host.hpp, the only part of the
+// core an engine includes besides the task and the worker):
 //   worker::make_ready(t)     from the calling worker's own thread, inside
 //                             submit / retire / wait_deps: t is ready (t is
 //                             then of the caller's team: a sibling of the
 //                             task submitted or retired).
-//   runtime::engine_ready(t)  from any thread (a manager thread too): t is
+//   engine_host::ready(rt,t)  from any thread (a manager thread too): t is
 //                             ready; the core queues it in t's own team (or
 //                             releases the taskwait of a TASK_WAITER) and
 //                             wakes a member.
-//   runtime::wake(id)         wake worker `id` if it sleeps.
-//   worker::id()              the core number, 0 <= id < kMaxWorkers;
+//   engine_host::wake(rt,id)  wake worker `id` if it sleeps.
+//   worker::id()              the core number, 0 <= id <= kMaxWorkers;
 //                             workers appear as OpenMP teams grow, so keep
-//                             per-core state lazily.
+//                             per-core state in a per_worker_table.
 // A task returned by fetch() may belong to any team, or be a TASK_WAITER:
 // the core runs it, routes it to its team, or releases the waiter.
 //
@@ -39,7 +40,7 @@
 // same address under two parents names two unrelated dependences.
 #pragma once
 
-#include "../core/task.hpp"
+#include "core/task.hpp"
 
 #include <weft/weft.h>
 
@@ -113,7 +114,7 @@ public:
   virtual task *fetch(worker &) { return nullptr; }
   // Before a worker sleeps: may fetch(w) return a task now? (A hint read
   // after the worker announced it sleeps; an engine that queues a task for a
-  // worker then wakes it: runtime::engine_ready or runtime::wake.)
+  // worker then wakes it: engine_host::ready or engine_host::wake.)
   virtual bool has_ready(worker &) { return false; }
   // Nonzero when this worker must look at fetch() again within that many
   // microseconds even if nobody wakes it (Picos: a Ready Task Request is
@@ -125,7 +126,7 @@ public:
   // taskwait depend: make `waiter` (a TASK_WAITER pseudo task) a successor of
   // the earlier children of parent that deps would order after. Returns
   // `waiter` if there is something to wait for (waiter is then made ready
-  // through worker::make_ready or runtime::engine_ready when the last of them
+  // through worker::make_ready or engine_host::ready when the last of them
   // retires).
   virtual wait_result wait_deps(worker &w, task *parent, task *waiter,
                                 const weft_dep *deps, int ndeps) = 0;

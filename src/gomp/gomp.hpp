@@ -4,8 +4,8 @@
 // cancellation) and the per-member state. Scheduling stays in the core.
 #pragma once
 
-#include "../core/runtime.hpp"
-#include "../engines/worksharing_engine.hpp"
+#include "core/runtime.hpp"
+#include "engines/worksharing_engine.hpp"
 
 #include <atomic>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "region_allocator.hpp"
 
-#include "../base/error.hpp"
+#include "base/error.hpp"
 #include "region_space.hpp"
 
 #include <cstring>

@@ -1,8 +1,8 @@
 // weft/regions.h: argument checking (errors name the call and the value),
 // the calling task, and the hand-over of ready region tasks to the core as
 // dependence-free tasks whose completion releases their arguments.
-#include "../base/error.hpp"
-#include "../core/runtime.hpp"
+#include "base/error.hpp"
+#include "core/runtime.hpp"
 #include "region_space.hpp"
 
 #include <weft/regions.h>

@@ -1,8 +1,8 @@
 // The dependence analysis of region_space (see region_space.hpp).
 #include "region_space.hpp"
 
-#include "../base/check.hpp"
-#include "../base/error.hpp"
+#include "base/check.hpp"
+#include "base/error.hpp"
 
 namespace weft::regions {
 

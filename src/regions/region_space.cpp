@@ -1,7 +1,7 @@
 #include "region_space.hpp"
 
-#include "../base/env.hpp"
-#include "../base/error.hpp"
+#include "base/env.hpp"
+#include "base/error.hpp"
 
 #include <cstdio>
 #include <cstdlib>

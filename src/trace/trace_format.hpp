@@ -1,12 +1,28 @@
 // The trace file (docs/trace-format.md): a header, then chunks of fixed-size
 // little-endian records, each chunk written by one thread with its records in
-// time order. Shared by the recorder (libweft), `weft trace` and `weft sim`.
+// time order. Shared by the recording side (record/, in libweft) and the
+// reading side (read/: `weft trace`, `weft sim`).
 #pragma once
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
+#include <stdexcept>
 #include <string>
 
 namespace weft::trace {
+
+// Errors of writing or reading a trace file: the message names the file
+// (and, when reading, the byte offset).
+struct error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// "trace: <what> <path>: <errno's text>".
+inline std::string sys_error(const char *what, const std::string &path) {
+  return std::string("trace: ") + what + " " + path + ": " +
+         std::strerror(errno);
+}
 
 inline constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'T', 'R', 'C', '1'};
 inline constexpr uint32_t kVersion = 1;

@@ -2,14 +2,14 @@
 // INIT / FETCH / END for dynamic loops, sections and guided loops, the FIFO,
 // the memory-bin allocator, the unit's arbitration and its contention count,
 // and the WEFT_HWSE_* variables.
-#include "../../src/core/task_pool.hpp"
-#include "../../src/engines/hwse/hwse_bin_allocator.hpp"
-#include "../../src/engines/hwse/hwse_config.hpp"
-#include "../../src/engines/hwse/hwse_cost_model.hpp"
-#include "../../src/engines/hwse/hwse_engine.hpp"
-#include "../../src/engines/hwse/hwse_fifo.hpp"
-#include "../../src/engines/hwse/hwse_loop_datapath.hpp"
-#include "../../src/engines/hwse/hwse_unit.hpp"
+#include "core/task_pool.hpp"
+#include "engines/hwse/hwse_bin_allocator.hpp"
+#include "engines/hwse/hwse_config.hpp"
+#include "engines/hwse/hwse_cost_model.hpp"
+#include "engines/hwse/hwse_engine.hpp"
+#include "engines/hwse/hwse_fifo.hpp"
+#include "engines/hwse/hwse_loop_datapath.hpp"
+#include "engines/hwse/hwse_unit.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,8 +4,8 @@
 // of parents waiting for their children must not stop the replay.
 #include "simulator.hpp"
 
-#include "trace/trace_file.hpp"
-#include "trace/trace_graph.hpp"
+#include "trace/read/trace_graph.hpp"
+#include "trace/read/trace_reader.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // gives the schedule and the makespan it expects. Times in ns.
 #include "simulator.hpp"
 
-#include "trace/trace_graph.hpp"
+#include "trace/read/trace_graph.hpp"
 #include "trace_builder.hpp"
 
 #include <gtest/gtest.h>

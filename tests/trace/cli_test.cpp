@@ -2,8 +2,8 @@
 // with WEFT_TRACE set; its trace through `weft trace summary` and
 // `weft trace export --chrome` (the JSON parsed back); bad input files.
 #include "run_command.hpp"
-#include "trace/trace_file.hpp"
-#include "trace/trace_graph.hpp"
+#include "trace/read/trace_graph.hpp"
+#include "trace/read/trace_reader.hpp"
 
 #include <nlohmann/json.hpp>
 

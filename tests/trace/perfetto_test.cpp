@@ -7,8 +7,8 @@
 #include "perfetto_trace.pb.h"
 
 #include "run_command.hpp"
-#include "trace/trace_file.hpp"
-#include "trace/trace_graph.hpp"
+#include "trace/read/trace_graph.hpp"
+#include "trace/read/trace_reader.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // The recorder (WEFT_TRACE): a known graph run through the native API under
 // each engine, its trace read back and checked record by record and through
 // trace_graph; a bad WEFT_TRACE path.
-#include "trace/trace_file.hpp"
-#include "trace/trace_graph.hpp"
+#include "trace/read/trace_graph.hpp"
+#include "trace/read/trace_reader.hpp"
 
 #include <weft/weft.h>
 

@@ -2,7 +2,8 @@
 // trace::writer and read back with trace::read (the path a real trace takes).
 #pragma once
 
-#include "trace/trace_file.hpp"
+#include "trace/read/trace_reader.hpp"
+#include "trace/record/trace_writer.hpp"
 
 #include <gtest/gtest.h>
 

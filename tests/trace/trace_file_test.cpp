@@ -1,6 +1,7 @@
 // The trace file: what the writer writes the reader returns, merged in time
 // order, and every kind of damage is an error naming the file and offset.
-#include "trace/trace_file.hpp"
+#include "trace/read/trace_reader.hpp"
+#include "trace/record/trace_writer.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,8 @@
 // The task graph of a trace: timelines with their work (overhead and nested
 // tasks excluded), OpenMP dependence edges between siblings, regions, and
 // clear errors naming the task on inconsistent traces.
-#include "trace/trace_graph.hpp"
+#include "trace/read/trace_graph.hpp"
+#include "trace/record/trace_writer.hpp"
 
 #include "trace_builder.hpp"
 

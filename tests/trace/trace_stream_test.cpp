@@ -1,8 +1,9 @@
 // record_stream against trace::read: random traces of several threads,
 // each in many chunks interleaved in the file, with many equal times, give
 // the same records in the same order; damage is an error naming the file.
-#include "trace/trace_file.hpp"
-#include "trace/trace_stream.hpp"
+#include "trace/read/trace_reader.hpp"
+#include "trace/read/trace_stream.hpp"
+#include "trace/record/trace_writer.hpp"
 
 #include <gtest/gtest.h>
 

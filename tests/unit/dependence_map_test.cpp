@@ -5,6 +5,8 @@
 #include "core/runtime.hpp"
 #include "engines/sw/dependence_map.hpp"
 
+#include "test_scale.hpp"
+
 #include <gtest/gtest.h>
 #include <weft/weft.h>
 
@@ -15,11 +17,6 @@
 
 namespace weft {
 namespace {
-
-double test_scale() {
-  const char *s = std::getenv("WEFT_TEST_SCALE");
-  return s ? std::atof(s) : 1.0;
-}
 
 void nothing(void *) {}
 

@@ -202,5 +202,21 @@ TEST(EnvProcess, ListHasAndPrefix) {
   unsetenv("WEFT_ENV_TEST_PFX_B");
 }
 
+// A family's misspelt variable is named with its value and the known names.
+TEST(EnvProcess, UnknownInFamily) {
+  static const char *const known[] = {"POOL", "SETS", "MODE"};
+  setenv("WEFT_ENVFAM_POOL", "4", 1);
+  EXPECT_EQ(unknown_in_family("WEFT_ENVFAM_", known, 3, "the test"), "");
+  setenv("WEFT_ENVFAM_POOLS", "8", 1);
+  EXPECT_EQ(unknown_in_family("WEFT_ENVFAM_", known, 3, "the test"),
+            "WEFT_ENVFAM_POOLS=8: unknown variable (the test reads "
+            "WEFT_ENVFAM_POOL, _SETS and _MODE)");
+  unsetenv("WEFT_ENVFAM_POOLS");
+  setenv("WEFT_ENVFAM_", "x", 1); // the bare prefix is no known name either
+  EXPECT_NE(unknown_in_family("WEFT_ENVFAM_", known, 3, "the test"), "");
+  unsetenv("WEFT_ENVFAM_");
+  unsetenv("WEFT_ENVFAM_POOL");
+}
+
 } // namespace
 } // namespace weft::env

@@ -3,6 +3,8 @@
 // taken exactly once (by the owner's pops or by 1, 2 or 4 thieves).
 #include "core/ready_deque.hpp"
 
+#include "test_scale.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -14,12 +16,6 @@
 
 namespace weft {
 namespace {
-
-// WEFT_TEST_SCALE (set by CTest) shrinks the stress under sanitizers.
-double test_scale() {
-  const char *s = std::getenv("WEFT_TEST_SCALE");
-  return s ? std::atof(s) : 1.0;
-}
 
 struct tasks {
   explicit tasks(std::size_t count) : v(new task[count]) {}

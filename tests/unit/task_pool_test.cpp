@@ -4,6 +4,8 @@
 // duplicate none.
 #include "core/task_pool.hpp"
 
+#include "test_scale.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,11 +18,6 @@
 
 namespace weft {
 namespace {
-
-double test_scale() {
-  const char *s = std::getenv("WEFT_TEST_SCALE");
-  return s ? std::atof(s) : 1.0;
-}
 
 // n pools, pools[i]->id == i, as the runtime's table.
 struct pools {

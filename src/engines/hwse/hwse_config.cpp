@@ -54,6 +54,11 @@ bool parse_config(const char *fifo, const char *bins, const char *clock_mhz,
 }
 
 config config_from_env() {
+  static const char *const known[] = {"FIFO", "BINS", "CLOCK_MHZ"};
+  std::string bad =
+      env::unknown_in_family("WEFT_HWSE_", known, 3, "the hwse engine");
+  if (!bad.empty())
+    fatal("%s", bad.c_str());
   config c;
   std::string error;
   if (!parse_config(env::get("WEFT_HWSE_FIFO"), env::get("WEFT_HWSE_BINS"),

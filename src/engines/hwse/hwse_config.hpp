@@ -26,7 +26,8 @@ inline constexpr uint32_t kMaxClockMhz = 100000;
 bool parse_config(const char *fifo, const char *bins, const char *clock_mhz,
                   config *out, std::string *error);
 
-// The configuration from the environment; a bad value is fatal.
+// The configuration from the environment; a bad value or a misspelt
+// WEFT_HWSE_* variable is fatal.
 config config_from_env();
 
 } // namespace weft::hwse

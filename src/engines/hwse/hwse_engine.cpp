@@ -1,7 +1,7 @@
 #include "hwse_engine.hpp"
 
-#include "../../core/task_pool.hpp"
 #include "base/error.hpp"
+#include "core/task_pool.hpp"
 
 #include <algorithm>
 

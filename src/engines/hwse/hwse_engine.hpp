@@ -17,7 +17,7 @@
 // when WEFT_HWSE_BINS > 0.
 #pragma once
 
-#include "../worksharing_engine.hpp"
+#include "engines/worksharing_engine.hpp"
 #include "hwse_bin_allocator.hpp"
 #include "hwse_config.hpp"
 #include "hwse_unit.hpp"

@@ -35,6 +35,17 @@ nexus_config nexus_config::from_env(getenv_fn get) {
   return c;
 }
 
-nexus_config nexus_config::from_env() { return from_env(env::get); }
+nexus_config nexus_config::from_env() {
+  static const char *const known[] = {
+      "POOL",      "PARAMS",        "SETS",          "WAYS",
+      "KOL",       "DUMMY_KOL",     "TASK_BUFFER",   "FIFO",
+      "NEW_FIFO",  "READY_FIFO",    "FINISHED_FIFO", "MODE",
+      "CLOCK_MHZ", "PCIE_WRITE_NS", "PCIE_READ_NS"};
+  std::string bad =
+      env::unknown_in_family("WEFT_NEXUS_", known, 15, "the nexus engine");
+  if (!bad.empty())
+    fatal("%s", bad.c_str());
+  return from_env(env::get);
+}
 
 } // namespace weft

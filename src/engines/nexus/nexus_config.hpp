@@ -32,7 +32,8 @@ struct nexus_config {
   uint32_t pcie_read_ns = 400;               // WEFT_NEXUS_PCIE_READ_NS
 
   // The defaults overridden by the environment; `get` is the lookup (tests
-  // pass their own). Aborts with a clear message on a bad value.
+  // pass their own). Aborts with a clear message on a bad value; the
+  // process-environment version also on a misspelt WEFT_NEXUS_* variable.
   using getenv_fn = const char *(*)(const char *);
   static nexus_config from_env(getenv_fn get);
   static nexus_config from_env();

@@ -5,7 +5,7 @@
 // List: the same mode twice keeps it, two different modes become inout.
 #pragma once
 
-#include "../../core/task.hpp"
+#include "core/task.hpp"
 
 #include <weft/weft.h>
 

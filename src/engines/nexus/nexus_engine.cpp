@@ -1,10 +1,10 @@
 #include "nexus_engine.hpp"
 
-#include "../../core/runtime.hpp"
 #include "base/backoff.hpp"
 #include "base/error.hpp"
 #include "base/fence.hpp"
 #include "base/futex.hpp"
+#include "core/engine_host.hpp"
 
 #include <chrono>
 
@@ -25,25 +25,12 @@ nexus_domain *domain_ptr(task *parent) {
 
 nexus_engine::nexus_engine(const nexus_config &cfg)
     : cfg_(cfg), threaded_(cfg.mode == nexus_mode::thread),
-      unit_(cfg, *this, threaded_), pw_(new per_worker *[kMaxWorkers + 1]()) {}
+      unit_(cfg, *this, threaded_) {}
 
-nexus_engine::~nexus_engine() {
-  stop();
-  for (int i = 0; i <= kMaxWorkers; ++i)
-    delete pw_[i];
-}
+nexus_engine::~nexus_engine() { stop(); }
 
 nexus_engine::per_worker &nexus_engine::pw(worker &w) {
-  per_worker *&p = pw_[w.id()];
-  if (!p) {
-    p = new per_worker;
-    // Readers (add_stats) scan up to the highest id seen.
-    int n = npw_.load(std::memory_order_relaxed);
-    while (n <= w.id() && !npw_.compare_exchange_weak(
-                              n, w.id() + 1, std::memory_order_release))
-      ;
-  }
-  return *p;
+  return pw_.get(w.id());
 }
 
 void nexus_engine::start(runtime &rt) {
@@ -164,7 +151,7 @@ submit_result nexus_engine::submit(worker &w, task *parent, task *t,
 }
 
 // Thread mode: read the Ready FIFO into the pool of ready tasks. Tasks of
-// other teams than the reader's go home through runtime::engine_ready, and
+// other teams than the reader's go home through engine_host::ready, and
 // so do tasks with a priority: into their team's priority queue, which the
 // core serves first, highest first (as worker::push_ready does).
 void nexus_engine::drain_ready(worker &w) {
@@ -173,14 +160,14 @@ void nexus_engine::drain_ready(worker &w) {
     return;
   team *mine = w.current_team();
   do {
-    team *home = runtime::home_slot(t)->owner;
+    team *home = engine_host::home_team(t);
     if (home == mine && t->priority <= 0) {
       pool_lock_.lock();
       ready_pool_.push_back({t, home});
       pooled_.store(ready_pool_.size(), std::memory_order_release);
       pool_lock_.unlock();
     } else {
-      rt_->engine_ready(t);
+      engine_host::ready(*rt_, t);
     }
   } while (unit_.ready_fifo().try_pop(t));
   poke_manager(); // it may wait for room in the Ready FIFO
@@ -278,7 +265,7 @@ void nexus_engine::retire(worker &w, task *t) {
         poke_manager();
         task *x;
         if (unit_.ready_fifo().try_pop(x))
-          rt_->engine_ready(x);
+          engine_host::ready(*rt_, x);
         else
           cpu_relax();
       } while (!ff.try_push(id));
@@ -389,7 +376,7 @@ uint64_t nexus_engine::make_room() {
 
 void nexus_engine::waiter_released(task *w) {
   if (threaded_)
-    rt_->engine_ready(w); // a TASK_WAITER: its thread resumes
+    engine_host::ready(*rt_, w); // a TASK_WAITER: its thread resumes
   else
     current_->released.push_back(w);
 }
@@ -397,14 +384,14 @@ void nexus_engine::waiter_released(task *w) {
 void nexus_engine::ready_written() {
   // Wake one sleeping worker, whichever team it is in: workers are never
   // freed while the runtime lives (a team may be), and a worker that
-  // fetches another team's task routes it home (runtime::engine_ready).
+  // fetches another team's task routes it home (engine_host::ready).
   // The fence pairs with the sleeper's heavy_fence (see worker::push_ready).
   light_fence();
-  int n = rt_->nthreads();
+  int n = engine_host::workers(*rt_);
   for (int i = 0; i < n; ++i) {
     unsigned k =
         (wake_cursor_ + static_cast<unsigned>(i)) % static_cast<unsigned>(n);
-    if (rt_->try_wake(rt_->worker_at(static_cast<int>(k)))) {
+    if (engine_host::wake(*rt_, static_cast<int>(k))) {
       wake_cursor_ = k + 1;
       return;
     }
@@ -461,15 +448,13 @@ void nexus_engine::add_stats(engine_stats &out) const {
   const nexus_stats &s = unit_.stats();
   uint64_t new_full = 0, finished_full = 0, serialized = 0, wait_all = 0,
            bypassed = 0;
-  int n = npw_.load(std::memory_order_acquire);
-  for (int i = 0; i < n; ++i)
-    if (const per_worker *p = pw_[i]) {
-      new_full += p->new_full.load(std::memory_order_relaxed);
-      finished_full += p->finished_full.load(std::memory_order_relaxed);
-      serialized += p->serialized.load(std::memory_order_relaxed);
-      wait_all += p->wait_all.load(std::memory_order_relaxed);
-      bypassed += p->bypassed.load(std::memory_order_relaxed);
-    }
+  pw_.for_each([&](int, const per_worker &p) {
+    new_full += p.new_full.load(std::memory_order_relaxed);
+    finished_full += p.finished_full.load(std::memory_order_relaxed);
+    serialized += p.serialized.load(std::memory_order_relaxed);
+    wait_all += p.wait_all.load(std::memory_order_relaxed);
+    bypassed += p.bypassed.load(std::memory_order_relaxed);
+  });
   uint64_t cycles = s.cycles.get();
   out.deps_submitted += s.deps.get();
   out.edges += s.kol_appends.get();

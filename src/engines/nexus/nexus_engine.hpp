@@ -20,7 +20,8 @@
 // that can never fit answers `serialize`; temporary lack of room `full`.
 #pragma once
 
-#include "../engine.hpp"
+#include "core/per_worker_table.hpp"
+#include "engines/engine.hpp"
 #include "nexus_config.hpp"
 #include "nexus_domain.hpp"
 #include "nexus_task_maestro.hpp"
@@ -128,8 +129,7 @@ private:
   std::vector<pooled> ready_pool_; // newest last
   std::atomic<std::size_t> pooled_{0};
 
-  std::unique_ptr<per_worker *[]> pw_;
-  std::atomic<int> npw_{0};
+  per_worker_table<per_worker> pw_;
 };
 
 // The engine WEFT_ENGINE=nexus names, configured from WEFT_NEXUS_*.

@@ -40,21 +40,10 @@ void picos_check_env_names() {
   static const char *const known[] = {
       "TASK_MEMORY", "DEP_MEMORY",  "VERSION_MEMORY", "READY_QUEUE",
       "CORE_QUEUE",  "FETCH_QUEUE", "CLOCK_MHZ",      "POLL_US"};
-  constexpr std::size_t prefix = sizeof "WEFT_PICOS_" - 1;
-  for (const char *e : env::with_prefix("WEFT_PICOS_")) {
-    const char *name = e + prefix;
-    const char *eq = std::strchr(name, '=');
-    std::size_t len =
-        eq ? static_cast<std::size_t>(eq - name) : std::strlen(name);
-    bool ok = false;
-    for (const char *k : known)
-      ok |= std::strlen(k) == len && std::strncmp(k, name, len) == 0;
-    if (!ok)
-      fatal("%s: unknown variable (the picos engine reads WEFT_PICOS_"
-            "TASK_MEMORY, _DEP_MEMORY, _VERSION_MEMORY, _READY_QUEUE, "
-            "_CORE_QUEUE, _FETCH_QUEUE, _CLOCK_MHZ and _POLL_US)",
-            e);
-  }
+  std::string bad =
+      env::unknown_in_family("WEFT_PICOS_", known, 8, "the picos engine");
+  if (!bad.empty())
+    fatal("%s", bad.c_str());
 }
 
 void picos_config_from_env(weft_picos_config &c) {

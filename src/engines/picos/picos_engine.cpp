@@ -1,8 +1,8 @@
 #include "picos_engine.hpp"
 
-#include "../../core/runtime.hpp"
 #include "base/error.hpp"
 #include "base/fence.hpp"
+#include "core/engine_host.hpp"
 #include "picos_config.hpp"
 #include "picos_manager.hpp"
 
@@ -65,7 +65,7 @@ struct alignas(64) picos_engine::core_state {
 
 picos_engine::picos_engine(const weft_picos_config &cfg, int poll_us,
                            int nworkers)
-    : poll_us_(poll_us), cores_(new std::atomic<core_state *>[kMaxWorkers]()) {
+    : poll_us_(poll_us) {
   weft_picos_config c = cfg;
   c.notify = on_task_queued;
   c.notify_ctx = this;
@@ -101,11 +101,7 @@ picos_engine::picos_engine(int nworkers)
                                                    kDefaultPollUs, 1, 1000000)),
                    nworkers) {}
 
-picos_engine::~picos_engine() {
-  weft_picos_destroy(unit_);
-  for (int i = 0; i < kMaxWorkers; ++i)
-    delete cores_[i].load(std::memory_order_relaxed);
-}
+picos_engine::~picos_engine() { weft_picos_destroy(unit_); }
 
 void picos_engine::start(runtime &rt) {
   rt_.store(&rt, std::memory_order_release);
@@ -116,11 +112,11 @@ void picos_engine::stop() { rt_.store(nullptr, std::memory_order_release); }
 // The Manager put a task into `core`'s queue: wake that worker if it sleeps.
 void picos_engine::on_task_queued(void *ctx, int core) {
   auto *e = static_cast<picos_engine *>(ctx);
-  if (tl_worker && tl_worker->id() == core)
+  worker *self = engine_host::current_worker();
+  if (self && self->id() == core)
     return; // the calling worker is that core: awake
   if (runtime *rt = e->rt_.load(std::memory_order_acquire))
-    if (core < rt->nthreads())
-      rt->wake(core);
+    engine_host::wake(*rt, core);
 }
 
 namespace {
@@ -158,18 +154,7 @@ void picos_engine::leave_other(core_state &cs) {
   cs.thief_in.store(false, std::memory_order_release);
 }
 
-picos_engine::core_state &picos_engine::core(int id) {
-  if (core_state *s = cores_[id].load(std::memory_order_acquire))
-    return *s;
-  // Only the worker that is this core creates its state.
-  auto *s = new core_state;
-  cores_[id].store(s, std::memory_order_release);
-  int n = ncores_.load(std::memory_order_relaxed);
-  while (n <= id &&
-         !ncores_.compare_exchange_weak(n, id + 1, std::memory_order_release))
-    ;
-  return *s;
-}
+picos_engine::core_state &picos_engine::core(int id) { return cores_.get(id); }
 
 // ---------------------------------------------------------------------------
 int picos_engine::merge_deps(const weft_dep *deps, int ndeps, picos_dep *out,
@@ -397,7 +382,7 @@ task *picos_engine::pick(worker &w, int c, core_state &cs, bool &held_more) {
       task *t = take(c, c, cs);
       if (!t)
         break;
-      if ((t->flags & TASK_WAITER) || runtime::home_slot(t)->owner != mine)
+      if ((t->flags & TASK_WAITER) || engine_host::home_team(t) != mine)
         return t;
       hold(cs, t);
       held_more = true;
@@ -423,7 +408,7 @@ task *picos_engine::pick(worker &w, int c, core_state &cs, bool &held_more) {
     if (!t)
       break;
     if (anything || t->parent == cur || (t->flags & TASK_WAITER) ||
-        runtime::home_slot(t)->owner != mine)
+        engine_host::home_team(t) != mine)
       return t; // (the core routes another team's task home)
     hold(cs, t);
     held_more = true;
@@ -469,10 +454,10 @@ task *picos_engine::finish_fetch(worker &w, task *t) {
 // private queue while others looked kRescueLooks times and that core did not
 // fetch (it may be blocked, or out of its team).
 task *picos_engine::rescue(worker &w) {
-  int n = ncores_.load(std::memory_order_acquire);
+  int n = cores_.bound();
   for (int i = 1; i < n; ++i) {
     int c = w.id() + i < n ? w.id() + i : w.id() + i - n;
-    core_state *cs = cores_[c].load(std::memory_order_acquire);
+    core_state *cs = cores_.find(c);
     if (!cs)
       continue;
     bool held = !cs->held_empty();
@@ -512,9 +497,9 @@ bool picos_engine::has_ready(worker &w) {
     return true;
   // Tasks other cores hold are this worker's to take too, and so is a task
   // waiting in another core's queue (that core may be blocked: see rescue).
-  int n = ncores_.load(std::memory_order_acquire);
+  int n = cores_.bound();
   for (int i = 0; i < n; ++i)
-    if (core_state *o = cores_[i].load(std::memory_order_acquire))
+    if (core_state *o = cores_.find(i))
       if (!o->held_empty() || (i != c && weft_picos_queued(unit_, i) != 0))
         return true;
   return false;
@@ -611,9 +596,9 @@ void picos_engine::add_stats(engine_stats &out) const {
   out.add("picos.cycles_per_task", tasks ? out.modelled_cycles / tasks : 0);
   uint64_t full = 0, serialized = 0, wait_all = 0, rescued = 0, stolen = 0,
            joins = 0, bypassed = 0;
-  int n = ncores_.load(std::memory_order_acquire);
+  int n = cores_.bound();
   for (int i = 0; i < n; ++i)
-    if (const core_state *s = cores_[i].load(std::memory_order_acquire)) {
+    if (const core_state *s = cores_.find(i)) {
       full += s->full.load(std::memory_order_relaxed);
       serialized += s->serialized.load(std::memory_order_relaxed);
       wait_all += s->wait_all.load(std::memory_order_relaxed);

@@ -40,7 +40,8 @@
 //    times without that core fetching.
 #pragma once
 
-#include "../engine.hpp"
+#include "core/per_worker_table.hpp"
+#include "engines/engine.hpp"
 
 #include <weft/picos.h>
 
@@ -118,8 +119,7 @@ private:
   int max_deps_;
   int poll_us_;
   std::atomic<runtime *> rt_{nullptr};
-  std::unique_ptr<std::atomic<core_state *>[]> cores_;
-  std::atomic<int> ncores_{0};
+  per_worker_table<core_state> cores_;
   // Tasks with a priority submitted and not yet handed to the core.
   alignas(64) std::atomic<int64_t> prio_tasks_{0};
 

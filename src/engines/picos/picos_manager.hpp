@@ -23,7 +23,7 @@
 // single-producer (the Manager), single-consumer (the core) ring.
 #pragma once
 
-#include "../engine.hpp"
+#include "engines/engine.hpp"
 #include "picos_fifo.hpp"
 #include "picos_scheduler.hpp"
 

@@ -1,9 +1,9 @@
 #include "hwse_rtl_engine.hpp"
 
-#include "../../core/task_pool.hpp"
-#include "../hwse/hwse_bin_allocator.hpp"
-#include "../hwse/hwse_cost_model.hpp"
 #include "base/error.hpp"
+#include "core/task_pool.hpp"
+#include "engines/hwse/hwse_bin_allocator.hpp"
+#include "engines/hwse/hwse_cost_model.hpp"
 #include "hwse_rtl_port.hpp"
 
 #include <algorithm>

@@ -17,8 +17,8 @@
 // as in the model; double and foreign frees are fatal.
 #pragma once
 
-#include "../hwse/hwse_config.hpp"
-#include "../worksharing_engine.hpp"
+#include "engines/hwse/hwse_config.hpp"
+#include "engines/worksharing_engine.hpp"
 
 #include <memory>
 

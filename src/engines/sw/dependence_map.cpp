@@ -1,7 +1,7 @@
 #include "engines/sw/dependence_map.hpp"
 
 #include "base/error.hpp"
-#include "core/runtime.hpp"
+#include "core/worker.hpp"
 
 #include <cstdlib>
 #include <cstring>

@@ -2,7 +2,7 @@
 
 #include "base/check.hpp"
 #include "base/error.hpp"
-#include "core/runtime.hpp"
+#include "core/engine_host.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -40,29 +40,9 @@ struct succ_chunk {
 };
 static_assert(sizeof(succ_chunk) <= kBlockSize);
 
-sw_engine::sw_engine(int) : pw_(new per_worker *[kMaxWorkers + 1]()) {}
+sw_engine::sw_engine(int) {}
 
-sw_engine::~sw_engine() {
-  for (int i = 0; i <= kMaxWorkers; ++i)
-    if (per_worker *p = pw_[i]) {
-      for (dep_domain *d : p->spare_domains)
-        delete d;
-      delete p;
-    }
-}
-
-sw_engine::per_worker &sw_engine::pw(worker &w) {
-  per_worker *&p = pw_[w.id()];
-  if (!p) {
-    p = new per_worker;
-    // Readers (add_stats) scan up to the highest id seen.
-    int n = npw_.load(std::memory_order_relaxed);
-    while (n <= w.id() && !npw_.compare_exchange_weak(
-                              n, w.id() + 1, std::memory_order_release))
-      ;
-  }
-  return *p;
-}
+sw_engine::~sw_engine() = default;
 
 dep_domain *sw_engine::domain_of(worker &w, task *parent) {
   if (parent->domain)
@@ -424,7 +404,7 @@ void sw_engine::task_end(worker &w, task *parent) {
 void sw_engine::task_free(worker &w, task *t) {
   for (succ_chunk *c = t->succ_more; c;) {
     succ_chunk *next = c->next;
-    w.pool().release(c, static_cast<uint16_t>(c->owner), w.rt().pools());
+    engine_host::release_block(w, c, static_cast<uint16_t>(c->owner));
     c = next;
   }
   if (mutex_set *m = t->mutexes) {
@@ -436,14 +416,12 @@ void sw_engine::task_free(worker &w, task *t) {
 }
 
 void sw_engine::add_stats(engine_stats &out) const {
-  int n = npw_.load(std::memory_order_acquire);
-  for (int i = 0; i < n; ++i)
-    if (const per_worker *p = pw_[i]) {
-      out.deps_submitted += p->deps;
-      out.edges += p->edges;
-      if (p->peak_entries > out.peak_map_entries)
-        out.peak_map_entries = p->peak_entries;
-    }
+  pw_.for_each([&](int, const per_worker &p) {
+    out.deps_submitted += p.deps;
+    out.edges += p.edges;
+    if (p.peak_entries > out.peak_map_entries)
+      out.peak_map_entries = p.peak_entries;
+  });
 }
 
 // ---------------------------------------------------------------------------

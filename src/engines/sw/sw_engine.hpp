@@ -5,6 +5,8 @@
 // one decrement per successor at retirement.
 #pragma once
 
+#include "core/per_worker_table.hpp"
+#include "core/worker.hpp"
 #include "engines/engine.hpp"
 #include "engines/sw/dependence_map.hpp"
 
@@ -38,6 +40,10 @@ private:
     uint64_t edges = 0;
     uint64_t peak_entries = 0;
     std::vector<dep_domain *> spare_domains;
+    ~per_worker() {
+      for (dep_domain *d : spare_domains)
+        delete d;
+    }
   };
   // The predecessors being linked to one new task.
   struct linker {
@@ -54,12 +60,9 @@ private:
   void release_mutexes(worker &w, task *t);
   dep_domain *domain_of(worker &w, task *parent);
 
-  per_worker &pw(worker &w);
+  per_worker &pw(worker &w) { return pw_.get(w.id()); }
 
-  // Per worker id, made on the worker's first use (workers come and go
-  // with OpenMP teams; the array never moves).
-  std::unique_ptr<per_worker *[]> pw_;
-  std::atomic<int> npw_{0};
+  per_worker_table<per_worker> pw_;
 };
 
 } // namespace weft

@@ -3,8 +3,8 @@
 // dependence edges between siblings. Used by `weft sim` and `weft trace`.
 #pragma once
 
-#include "trace/sibling_dependences.hpp"
-#include "trace/trace_file.hpp"
+#include "trace/read/sibling_dependences.hpp"
+#include "trace/read/trace_reader.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "trace/trace_stream.hpp"
+#include "trace/read/trace_stream.hpp"
 
 #include <cerrno>
 #include <cstdio>

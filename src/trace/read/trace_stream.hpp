@@ -5,7 +5,7 @@
 // and the byte offset.
 #pragma once
 
-#include "trace/trace_file.hpp"
+#include "trace/read/trace_reader.hpp"
 
 #include <cstdint>
 #include <queue>

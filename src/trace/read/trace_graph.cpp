@@ -1,6 +1,6 @@
-#include "trace/trace_graph.hpp"
+#include "trace/read/trace_graph.hpp"
 
-#include "trace/sibling_dependences.hpp"
+#include "trace/read/sibling_dependences.hpp"
 
 #include <algorithm>
 #include <unordered_map>

@@ -1,4 +1,4 @@
-#include "trace/sibling_dependences.hpp"
+#include "trace/read/sibling_dependences.hpp"
 
 #include <algorithm>
 #include <utility>

@@ -1,9 +1,9 @@
-#include "trace/recorder.hpp"
+#include "trace/record/recorder.hpp"
 
 #include "base/env.hpp"
 #include "base/error.hpp"
 #include "core/runtime.hpp"
-#include "trace/trace_file.hpp"
+#include "trace/record/trace_writer.hpp"
 
 #include <cerrno>
 #include <cstdio>

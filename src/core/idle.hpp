@@ -1,0 +1,102 @@
+// The idle protocol: how a worker with nothing to run waits, sleeps and is
+// woken, in one place. (Its code lives here, in worker.cpp's thread_main and
+// in team.cpp's wakers; the rules are these.)
+//
+// Waiting for a condition (worker::wait_until): run any task found
+// (find_work), one per look at the condition; with nothing to run, back off
+// (base/backoff.hpp: kWaitBackoff spins, then yields), then hand back blocks
+// held for other pools and sleep (sleep_unless).
+//
+// Sleeping without missing a wake-up (sleep_unless, a Dekker pair with the
+// wakers, made cheap on the wakers' side by base/fence.hpp):
+//   sleeper: read sleep_word_; set sleeping_; count itself in the team's
+//            num_sleeping; heavy_fence(); look at the condition and for work
+//            (work_visible) one last time; futex_wait(sleep_word_) unless
+//            either holds (or for the engine's poll interval, if it has one).
+//   waker:   publish the work or the condition (a deque push, a counter);
+//            light_fence(); if the team's num_sleeping is not 0, wake one
+//            (team::wake_one) or all (team::wake_all).
+//   runtime::try_wake: whoever clears sleeping_ (exchange) bumps sleep_word_
+//            and futex-wakes; a sleeper is woken at most once per sleep.
+// The sleeper alone counts itself out of num_sleeping when it resumes.
+//
+// Between teams (worker::thread_main): a worker spins, yields, then sleeps
+// on job_seq_ with job_sleeping_ set; worker::assign bumps job_seq_ and wakes
+// it if job_sleeping_ is set. Before sleeping it hands back remote blocks and
+// drains an engine that holds ready tasks for it.
+//
+// Who wakes whom: a task pushed (push_ready) wakes one sleeper of its team; a
+// task finished that completes a wait wakes exactly the waiter named in the
+// parent's (or taskgroup's) counter; an engine's ready task
+// (engine_host::ready) wakes one member of the task's team.
+#pragma once
+
+#include "base/backoff.hpp"
+#include "base/fence.hpp"
+#include "base/futex.hpp"
+#include "core/runtime.hpp"
+
+namespace weft {
+
+template <class Cond> void worker::sleep_unless(Cond cond) {
+  uint32_t seen = sleep_word_.load(std::memory_order_acquire);
+  std::atomic<int> &asleep = team_->num_sleeping();
+  sleeping_.store(true, std::memory_order_seq_cst);
+  asleep.fetch_add(1, std::memory_order_seq_cst);
+  heavy_fence(); // pairs with light_fence() in push_ready
+  if (!cond()) {
+    worker_counters::bump(c_.sleeps);
+    if (int us = rt_.engine().poll_interval_us(*this))
+      futex_wait_for(sleep_word_, seen, us);
+    else
+      futex_wait(sleep_word_, seen);
+  }
+  // The sleeper alone counts itself out (a waker that did so could read the
+  // counter of this thread's next sleep, in another team).
+  sleeping_.store(false, std::memory_order_relaxed);
+  asleep.fetch_sub(1, std::memory_order_relaxed);
+}
+
+// A worker with nothing to run while it waits: spin briefly (cheap to
+// resume), yield (other threads may need this core when oversubscribed),
+// then sleep.
+inline constexpr backoff_policy kWaitBackoff{63, 8, 256};
+
+template <class Done> void worker::wait_until(Done done) {
+  backoff idle(kWaitBackoff);
+  // Our own finished-children counts may be what done() waits for.
+  flush_finished_children();
+  while (!done()) {
+    if (task *t = find_work()) {
+      // One task per look at done(), not run_chain: the wait may be over
+      // after any task (taskwait on waits for one), and the successors each
+      // task releases could keep this thread running far past it while the
+      // code after the wait creates nobody's next work.
+      execute(t);
+      // A taskwait of the task we are in may be waiting for these counts;
+      // counts for other parents wait until we run out of work, and all of
+      // them until the end of a chain of immediate successors (one atomic
+      // add for the chain).
+      if (!immediate_ && unflushed_parent_ == current_)
+        flush_finished_children();
+      idle.reset();
+      continue;
+    }
+    flush_finished_children();
+    if (!idle.pause()) {
+      pool_.flush_remote(rt_.pools());
+      sleep_unless([&] { return done() || work_visible(); });
+      idle.reset();
+    }
+  }
+  // Counts for other parents: their waiters must not depend on when we
+  // next go idle.
+  flush_finished_children();
+  // A successor kept for this thread goes where the others can take it.
+  if (task *t = immediate_) {
+    immediate_ = nullptr;
+    push_ready(t);
+  }
+}
+
+} // namespace weft

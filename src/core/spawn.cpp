@@ -1,0 +1,153 @@
+// Spawning: a task's registration with its parent, its taskgroup and the
+// throttle, its submission to the engine (with back-pressure), and the ways a
+// task becomes ready outside the engine's answer (engine_ready, fulfill).
+#include "core/engine_host.hpp"
+#include "core/runtime.hpp"
+#include "core/trace_points.hpp"
+
+#include "base/error.hpp"
+
+#include <climits>
+#include <cstdint>
+
+namespace weft {
+
+namespace {
+// A parent with more unfinished children than this per thread runs ready
+// tasks itself before creating more (bounds memory and the dependence map,
+// as libgomp's task throttling does).
+inline constexpr uint64_t kThrottlePerThread = 64;
+inline constexpr uint64_t kThrottleCheckEvery = 16;
+uint64_t throttle_limit(worker &w) {
+  return kThrottlePerThread * static_cast<uint64_t>(w.current_team()->size());
+}
+
+} // namespace
+
+uint64_t runtime::unfinished_children(worker &w, task *parent) {
+  w.flush_finished_children();
+  return parent->created -
+         finished_children(parent->children.load(std::memory_order_acquire));
+}
+
+int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
+  // Traced: task_create at entry; the spawn segment ends at the engine's
+  // first answer (or before the task runs here).
+  uint64_t t0 = trace_point::spawn_begin();
+  task *parent = w.current();
+  t->parent = parent;
+  t->home = w.slot();
+  t->group = parent->cur_group ? parent->cur_group : parent->group;
+  if (t->group)
+    t->group->count.fetch_add(1, std::memory_order_relaxed);
+  ++parent->created;
+  worker_counters::bump(w.counters().spawned);
+  team_slot &slot = *w.slot();
+  slot.spawned.store(slot.spawned.load(std::memory_order_relaxed) + 1,
+                     std::memory_order_release);
+
+  if (parent->created % kThrottleCheckEvery == 0)
+    w.throttled_ =
+        unfinished_children(w, parent) > throttle_limit(w) ? parent : nullptr;
+  if (w.throttled_ == parent && t->priority <= 0 &&
+      engine_->ready_now(w, parent, deps, ndeps)) {
+    // Plenty of queued work already: run it here and now (libgomp does the
+    // same). It ends before any later sibling is submitted, so nothing
+    // needs to be recorded for it.
+    worker_counters::bump(w.counters().undeferred);
+    // Not flag_undeferred: the program did not ask for it, and a replay on
+    // more cores must be free to run it elsewhere (its body shows as a task
+    // nested in the creator's, as help during a wait does).
+    uint32_t id = trace_point::spawn_created(w, t, parent, deps, ndeps, t0);
+    trace_point::spawn_end(w, id, t0);
+    w.run_undeferred(t);
+    return WEFT_OK;
+  }
+
+  // t may run and be recycled once submitted: its id is kept.
+  const uint32_t id = trace_point::spawn_created(w, t, parent, deps, ndeps, t0);
+  submit_result r;
+  backoff idle(kFullBackoff);
+  while ((r = engine_->submit(w, parent, t, deps, ndeps)) ==
+         submit_result::full) {
+    // Back-pressure: make progress, then offer the task again. With no work
+    // to make progress with for a while (every entry of a tiny engine held
+    // by running tasks that wait to submit too), stop waiting for room.
+    worker_counters::bump(w.counters().full);
+    trace_point::spawn_end(w, id, t0);
+    if (w.help_once()) {
+      idle.reset();
+    } else if (!idle.pause()) {
+      r = submit_result::serialize;
+      break;
+    }
+  }
+  if (r == submit_result::ready)
+    w.push_ready(t);
+  trace_point::spawn_end(w, id, t0);
+  if (r == submit_result::serialize) {
+    serialize(w, parent, t);
+    return WEFT_OK;
+  }
+
+  if (w.throttled_ == parent) {
+    // Still too much: run ready tasks until half of it is done.
+    while (unfinished_children(w, parent) > throttle_limit(w) / 2 &&
+           w.help_once()) {
+    }
+  }
+  return WEFT_OK;
+}
+
+void runtime::serialize(worker &w, task *parent, task *t) {
+  // Every earlier sibling finished and no later one exists yet: t is ordered
+  // after and before each of them whatever their dependences.
+  worker_counters::bump(w.counters().serialized);
+  wait_children(w, parent, parent->created - 1);
+  w.run_undeferred(t);
+}
+
+bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
+  task *parent = w.current();
+  if (w.throttled_ != parent)
+    return false;
+  if (++w.inline_checks_ % kThrottleCheckEvery == 0 &&
+      unfinished_children(w, parent) <= throttle_limit(w) / 2) {
+    w.throttled_ = nullptr;
+    return false;
+  }
+  if (!engine_->ready_now(w, parent, deps, ndeps))
+    return false;
+  worker_counters::bump(w.counters().undeferred);
+  return true;
+}
+
+void runtime::engine_ready(task *t) {
+  if (t->flags & TASK_WAITER) {
+    release_waiter(t);
+    return;
+  }
+  team *home = home_slot(t)->owner;
+  home->routing.fetch_add(1, std::memory_order_relaxed);
+  home->push_priority(t);
+  light_fence();
+  home->wake_one();
+  home->routing.fetch_sub(1, std::memory_order_release);
+}
+
+team_slot *runtime::home_slot(task *t) { return t->home; }
+
+void runtime::fulfill(task *t) {
+  if (t->detach_parts.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return; // the body has not ended: its end completes the task
+  // Complete it in its own team (the barrier counts it there): queue it
+  // first in that team's priority heap, whichever thread we are.
+  team_slot *slot = home_slot(t);
+  t->flags |= TASK_COMPLETE_ONLY;
+  t->priority = INT32_MAX;
+  slot->owner->push_priority(t);
+  light_fence();
+  slot->owner->wake_one();
+}
+
+} // namespace weft

@@ -1,0 +1,211 @@
+// Where the core records a trace (WEFT_TRACE): one inline hook per event,
+// each with its own test of whether a trace is being recorded. Unrecorded,
+// a hook costs one load and one well-predicted branch, and the core's code
+// reads as if there were no tracing. Hooks that open a span (a task's run,
+// a spawn, a wait) return a token; the hook that closes the span records
+// only if its token says the opening one did, so the two always pair.
+//
+// What each event means, and the records it writes: docs/trace-format.md.
+// The recorder's life (start_from_env, attach, stop, forget_in_child) is not
+// an event: runtime.cpp calls it where the runtime starts, makes a worker and
+// stops.
+#pragma once
+
+#include "core/task.hpp"
+#include "core/team.hpp"
+#include "core/worker.hpp"
+#include "trace/record/recorder.hpp"
+
+#include <weft/weft.h>
+
+#include <cstdint>
+
+namespace weft::trace_point {
+
+// ---- a task runs (worker::execute) -------------------------------------
+// The descriptor may be recycled once the task has finished: the token keeps
+// its id.
+struct run_token {
+  bool on = false;
+  uint32_t id = 0;
+  uint64_t from = 0; // start of the finish segment
+};
+
+// t starts running now (task_begin).
+inline run_token task_begin(worker &w, task *t) {
+  run_token k;
+  if (__builtin_expect(trace::on(), 0)) {
+    trace::thread_log &l = *w.trace_log();
+    k.on = true;
+    k.id = t->trace_id;
+    l.put(trace::kind::task_begin, 0, 0, trace::begin_time(l), k.id, 0);
+  }
+  return k;
+}
+
+// t's body returned (task_end); its finish segment starts.
+inline void task_end(worker &w, run_token &k) {
+  if (__builtin_expect(k.on, 0)) {
+    k.from = trace::ticks_early();
+    w.trace_log()->put(trace::kind::task_end, 0, 0, k.from, k.id, 0);
+  }
+}
+
+// A detached task whose event was fulfilled is completed now (no body).
+inline run_token completion_begin(task *t) {
+  run_token k;
+  if (__builtin_expect(trace::on(), 0)) {
+    k.on = true;
+    k.id = t->trace_id;
+    k.from = trace::ticks();
+  }
+  return k;
+}
+
+// The task is retired: the finish segment ends, counters may be sampled.
+inline void task_finished(worker &w, const run_token &k) {
+  if (__builtin_expect(k.on, 0)) {
+    trace::thread_log &l = *w.trace_log();
+    uint64_t to = trace::ticks_early();
+    trace::overhead(l, trace::overhead_kind::finish, k.id, k.from, to);
+    trace::maybe_sample(l, w, to);
+    l.mark = to;
+  }
+}
+
+// ---- finding work (worker::find_work, run_chain) -------------------------
+// Start of a search for work: the schedule segment starts at the end of the
+// last finish segment if nothing happened since.
+inline uint64_t search_begin(worker &w) {
+  if (__builtin_expect(trace::on(), 0)) {
+    trace::thread_log &l = *w.trace_log();
+    return l.mark ? l.mark : trace::ticks_early();
+  }
+  return 0;
+}
+
+// The search found t (or nothing).
+inline void search_end(worker &w, task *t, uint64_t from) {
+  if (__builtin_expect(from != 0, 0)) {
+    trace::thread_log &l = *w.trace_log();
+    if (t) {
+      l.mark = from;
+      trace::scheduled(l, t->trace_id);
+    } else {
+      l.mark = 0;
+    }
+  }
+}
+
+// The worker takes t, the immediate successor its last task made ready.
+inline void scheduled(worker &w, task *t) {
+  if (__builtin_expect(trace::on(), 0))
+    trace::scheduled(*w.trace_log(), t->trace_id);
+}
+
+// ---- a task run in place (worker::run_inline) -----------------------------
+// t (on the caller's stack) is created and starts now. Only what the program
+// asked for is marked undeferred: a replay may run a throttled task
+// elsewhere.
+inline bool inline_begin(worker &w, task &t, task *parent, uint16_t flags) {
+  if (__builtin_expect(trace::on(), 0)) {
+    trace::thread_log &l = *w.trace_log();
+    uint64_t at = trace::ticks();
+    uint8_t undeferred = flags & TASK_THROTTLED ? 0 : trace::flag_undeferred;
+    trace::created(l, &t, parent, nullptr, 0, undeferred | trace::flags_of(&t),
+                   at);
+    l.put(trace::kind::task_begin, 0, 0, at, t.trace_id, 0);
+    return true;
+  }
+  return false;
+}
+
+inline void inline_end(worker &w, const task &t, bool on) {
+  if (__builtin_expect(on, 0))
+    w.trace_log()->put(trace::kind::task_end, 0, 0, trace::ticks(), t.trace_id,
+                       0);
+}
+
+// ---- spawning (runtime::spawn) ---------------------------------------------
+// The spawn segment starts; its token is its start time (0: not recording).
+inline uint64_t spawn_begin() {
+  return __builtin_expect(trace::on(), 0) ? trace::ticks_early() : 0;
+}
+
+// t is created (task_create and its dependences). Returns t's id: t may run
+// and be recycled once submitted.
+inline uint32_t spawn_created(worker &w, task *t, task *parent,
+                              const weft_dep *deps, int ndeps, uint64_t t0) {
+  if (__builtin_expect(t0 != 0, 0)) {
+    trace::created(*w.trace_log(), t, parent, deps, ndeps, trace::flags_of(t),
+                   t0);
+    return t->trace_id;
+  }
+  return 0;
+}
+
+// The spawn segment ends (at the engine's first answer, or before the task
+// runs here); later calls with the same token record nothing.
+inline void spawn_end(worker &w, uint32_t id, uint64_t &t0) {
+  if (__builtin_expect(t0 != 0, 0)) {
+    trace::overhead(*w.trace_log(), trace::overhead_kind::spawn, id, t0,
+                    trace::ticks_early());
+    t0 = 0;
+  }
+}
+
+// ---- waits (taskwait, taskwait depend, taskgroup end) ----------------------
+struct wait_token {
+  bool on = false;
+  uint32_t id = 0;
+  trace::wait_kind kind{};
+};
+
+inline wait_token wait_begin(worker &w, trace::wait_kind kind, task *waiting,
+                             const weft_dep *deps, int ndeps) {
+  wait_token k;
+  if (__builtin_expect(trace::on(), 0)) {
+    k.on = true;
+    k.id = waiting->trace_id;
+    k.kind = kind;
+    trace::wait_begin(*w.trace_log(), kind, k.id, deps, ndeps);
+  }
+  return k;
+}
+
+inline void wait_end(worker &w, const wait_token &k) {
+  if (__builtin_expect(k.on, 0))
+    w.trace_log()->put(trace::kind::wait_end, static_cast<uint8_t>(k.kind), 0,
+                       trace::ticks(), k.id, 0);
+}
+
+// ---- teams (runtime::start_team / finish_team, worker::enter_team) ---------
+// A region of n threads begins in the master's current task.
+inline void region_begin(worker &master, team *t, int n) {
+  if (__builtin_expect(trace::on(), 0)) {
+    uint32_t enc = master.current()->trace_id;
+    t->trace_parent = enc;
+    master.trace_log()->put(trace::kind::region_begin, 0,
+                            static_cast<uint32_t>(n), trace::ticks(), enc, 0);
+  }
+}
+
+inline void region_end(worker &master) {
+  if (__builtin_expect(trace::on(), 0))
+    master.trace_log()->put(trace::kind::region_end, 0, 0, trace::ticks(),
+                            master.current()->trace_id, 0);
+}
+
+// A member's implicit task in a team begins / ends.
+inline void implicit_begin(worker &w, task *implicit, const team *t) {
+  if (__builtin_expect(trace::on(), 0))
+    trace::implicit_begin(*w.trace_log(), implicit, t->trace_parent);
+}
+
+inline void implicit_end(worker &w, const task *implicit) {
+  if (__builtin_expect(trace::on(), 0))
+    w.trace_log()->put(trace::kind::task_end, 0, 0, trace::ticks(),
+                       implicit->trace_id, 0);
+}
+
+} // namespace weft::trace_point

@@ -1,0 +1,40 @@
+// Writing trace files (trace_format.hpp), the recording side of src/trace:
+// in libweft for the recorder, and used by tests that build traces. Errors
+// throw trace::error naming the file.
+#pragma once
+
+#include "trace/trace_format.hpp"
+
+#include <cstddef>
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+namespace weft::trace {
+
+// A header with magic, version and record size filled in.
+file_header make_header(const char *engine, const char *program,
+                        uint32_t threads, uint64_t start_unix_ns);
+
+class writer {
+public:
+  // Creates (truncates) path and writes the header.
+  writer(const std::string &path, const file_header &h);
+  ~writer();
+  writer(const writer &) = delete;
+  writer &operator=(const writer &) = delete;
+
+  // Appends one chunk of a thread's records, in their time order; callable
+  // from several threads at once. A record and the dep records that follow
+  // it must be in the same chunk.
+  void write_chunk(uint16_t thread, const record *r, std::size_t n);
+  // Flushes and closes; further chunks are an error. Idempotent.
+  void close();
+
+private:
+  std::string path_;
+  std::mutex lock_;
+  std::FILE *f_ = nullptr;
+};
+
+} // namespace weft::trace
