@@ -8,7 +8,7 @@ equal the others' (the same sweeps in the same order per element), else the
 driver fails naming the run.
 
 usage: run_regions_jacobi.py [--build DIR] [--n N] [--iters I]
-                             [--blocks B] [--reps R]
+                             [--blocks B] [--reps R] [--quick]
 """
 import argparse
 import os
@@ -40,7 +40,11 @@ def main():
     ap.add_argument("--blocks", type=int, default=8,
                     help="row blocks of the weft version (tasks per sweep)")
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--quick", action="store_true",
+                    help="512 x 512, 50 sweeps, 3 repetitions (make demo)")
     a = ap.parse_args()
+    if a.quick:
+        a.n, a.iters, a.reps = 512, 50, 3
     binary = os.path.join(a.build, "bin")
     size = ["--n", str(a.n), "--iters", str(a.iters)]
     mpirun = ["mpirun", "-np"]
