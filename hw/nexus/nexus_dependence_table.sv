@@ -4,6 +4,9 @@
 // the Task Maestro's business). "One visit per lookup": an operation reads
 // the set's ways once, compares every tag at once and writes at most one way.
 //
+// The key is {domain tag[15:0], address[47:0]}; its set is the functional
+// model's (nexus_pkg::set_hash).
+//
 // Port: one operation at a time. Taken with req_valid_i && req_ready_o; the
 // set's ways are read on that edge (tags and states are inferable memories,
 // one per way, with a synchronous read), compared in the next cycle, and the
@@ -32,13 +35,12 @@ module nexus_dependence_table #(
   localparam int unsigned SB = $clog2(SETS);
   localparam int unsigned WB = WAYS > 1 ? $clog2(WAYS) : 1;
 
-  // The set of a key: its SB-bit fields above the 8-byte offset, xored.
+  // The set of a key: the low SB bits of nexus_pkg::set_hash.
   /* verilator lint_off UNUSEDSIGNAL */
   function automatic logic [SB-1:0] set_of(logic [KEY_W-1:0] k);
-    logic [SB-1:0] h;
-    h = '0;
-    for (int i = 3; i < KEY_W; i = i + SB) h = h ^ SB'(k >> i);
-    set_of = h;
+    logic [15:0] h;
+    h = nexus_pkg::set_hash(64'(k));
+    set_of = h[SB-1:0];
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
@@ -143,7 +145,8 @@ module nexus_dependence_table #(
 
 `ifndef SYNTHESIS
   initial begin
-    if ((SETS & (SETS - 1)) != 0 || SETS < 2) $fatal(1, "nexus_dependence_table: SETS=%0d is not a power of two >= 2", SETS);
+    if ((SETS & (SETS - 1)) != 0 || SETS < 2 || SETS > 65536) $fatal(1, "nexus_dependence_table: SETS=%0d is not a power of two in 2..65536", SETS);
+    if (KEY_W != 64) $fatal(1, "nexus_dependence_table: KEY_W=%0d is not 64", KEY_W);
   end
 `endif
 endmodule

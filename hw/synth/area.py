@@ -25,8 +25,21 @@ import tempfile
 FF_TRANSISTORS = 24  # a static D flip-flop with asynchronous reset
 
 UNITS = {
-    "hwse": ["hwse_pkg.sv", "hwse_fifo.sv", "hwse_loop_datapath.sv",
-             "hwse_divider.sv", "hwse.sv"],
+    "hwse": ["hwse/hwse_pkg.sv", "hwse/hwse_fifo.sv",
+             "hwse/hwse_loop_datapath.sv", "hwse/hwse_divider.sv",
+             "hwse/hwse.sv"],
+    "nexus": ["hwse/hwse_pkg.sv", "hwse/hwse_fifo.sv", "nexus/nexus_pkg.sv",
+              "nexus/nexus_dependence_table.sv",
+              "nexus/nexus_task_maestro.sv"],
+}
+TOPS = {"hwse": "hwse", "nexus": "nexus_task_maestro"}
+# The Task Maestro's sizes: Table I of the Nexus++ paper, and the small unit
+# of the equivalence tests (hw/sim/nexus_rtl_port.hpp).
+NEXUS_SIZES = {
+    "table1": {"POOL": 1024, "PARAMS": 8, "MAX_PARAMS": 16, "SETS": 256,
+               "WAYS": 8, "KOL": 8, "DUMMY_KOL": 1024},
+    "small": {"POOL": 64, "PARAMS": 8, "MAX_PARAMS": 16, "SETS": 16,
+              "WAYS": 4, "KOL": 2, "DUMMY_KOL": 16},
 }
 
 
@@ -45,15 +58,19 @@ def read(workdir, name):
         return f.read()
 
 
-def generic(srcdir, unit, params, workdir):
-    files = " ".join(os.path.join(srcdir, unit, f) for f in UNITS[unit])
+def generic(srcdir, unit, params, workdir, map_memories=True):
+    """map_memories=False keeps the memories as $mem_v2 cells (counted in
+    bits only): the Task Maestro's ~1 Mbit of tables would otherwise become
+    a million flip-flops."""
+    files = " ".join(os.path.join(srcdir, f) for f in UNITS[unit])
     chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
+    top = TOPS[unit]
     run_yosys(f"""
 read_verilog -sv -DSYNTHESIS {files}
-chparam {chparam} {unit}
-synth -top {unit} -flatten -run :fine
+chparam {chparam} {top}
+synth -top {top} -flatten -run :fine
 tee -q -o mem.txt dump t:$mem_v2
-memory_map
+{"memory_map" if map_memories else ""}
 opt -full
 techmap
 opt -fast
@@ -95,12 +112,13 @@ tee -q -o ltp.txt ltp -noff
 
 
 def xilinx(srcdir, unit, params, workdir):
-    files = " ".join(os.path.join(srcdir, unit, f) for f in UNITS[unit])
+    files = " ".join(os.path.join(srcdir, f) for f in UNITS[unit])
     chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
+    top = TOPS[unit]
     run_yosys(f"""
 read_verilog -sv -DSYNTHESIS {files}
-chparam {chparam} {unit}
-synth_xilinx -top {unit} -flatten
+chparam {chparam} {top}
+synth_xilinx -top {top} -flatten
 tee -q -o xilinx.txt stat
 """, workdir)
     stat = read(workdir, "xilinx.txt")
@@ -117,7 +135,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--unit", default="hwse", choices=sorted(UNITS))
     ap.add_argument("--hw", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    ap.add_argument("--depths", default="32,64,128")
+    ap.add_argument("--depths", default="32,64,128", help="hwse: FIFO depths")
+    ap.add_argument("--sizes", default="table1,small",
+                    help="nexus: " + ", ".join(NEXUS_SIZES))
     ap.add_argument("--xlen", type=int, default=32,
                     help="register width (the paper's cluster is 32-bit)")
     ap.add_argument("--xilinx", action="store_true")
@@ -125,6 +145,9 @@ def main():
     ap.add_argument("--json")
     a = ap.parse_args()
 
+    if a.unit == "nexus":
+        nexus(a)
+        return
     results = []
     for depth in [int(d) for d in a.depths.split(",")]:
         params = {"XLEN": a.xlen, "FIFO_DEPTH": depth}
@@ -152,6 +175,36 @@ def main():
             assert big["fifo_depth"] > small["fifo_depth"]
             for k in ("memory_bits", "flip_flops", "comb_transistors", "kge"):
                 assert big[k] > small[k], f"{k} does not grow with the FIFO: {small} {big}"
+        print("area.py: checks passed")
+
+
+def nexus(a):
+    results = []
+    for name in a.sizes.split(","):
+        params = NEXUS_SIZES[name]
+        with tempfile.TemporaryDirectory() as w:
+            r = {"unit": "nexus", "sizes": name, **params}
+            r.update(generic(a.hw, "nexus", params, w, map_memories=False))
+            if a.xilinx:
+                r["xilinx"] = xilinx(a.hw, "nexus", params, w)
+        print(json.dumps(r), flush=True)
+        results.append(r)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f, indent=1)
+    if a.check:
+        for p in results:
+            r = p
+            # The Task Pool's parameters alone: POOL x PARAMS x 66 bits.
+            assert r["memory_bits"] >= p["POOL"] * p["PARAMS"] * 66, r
+            assert r["memories"] >= 10, r
+            assert r["comb_transistors"] > 0 and r["flip_flops"] > 0, r
+            assert r["ltp_gates"] > 0, r
+            assert r["flip_flops"] >= p["POOL"] + 16 * 64, (
+                f"live bits and the Task Buffer's keys are flip-flops: {r}")
+        by = {r["sizes"]: r for r in results}
+        if "table1" in by and "small" in by:
+            assert by["table1"]["memory_bits"] > by["small"]["memory_bits"]
         print("area.py: checks passed")
 
 

@@ -11,6 +11,7 @@ std::unique_ptr<worksharing_engine> make_sw_ws_engine();
 std::unique_ptr<worksharing_engine> make_hwse_ws_engine();
 std::unique_ptr<worksharing_engine> make_hwse_rtl_ws_engine(); // rtl/
 std::unique_ptr<dependency_engine> make_nexus_engine();        // nexus/
+std::unique_ptr<dependency_engine> make_nexus_rtl_engine();    // rtl/
 
 std::unique_ptr<dependency_engine> make_engine(const std::string &name,
                                                int nworkers) {
@@ -18,12 +19,14 @@ std::unique_ptr<dependency_engine> make_engine(const std::string &name,
     return std::make_unique<sw_engine>(nworkers);
   if (name == "nexus")
     return make_nexus_engine();
+  if (name == "nexus-rtl")
+    return make_nexus_rtl_engine();
   if (name == "picos")
     return std::make_unique<picos_engine>(nworkers);
   return nullptr;
 }
 
-const char *engine_names() { return "sw, nexus, picos"; }
+const char *engine_names() { return "sw, nexus, nexus-rtl, picos"; }
 
 std::unique_ptr<worksharing_engine> make_ws_engine(const std::string &name) {
   if (name == "sw")

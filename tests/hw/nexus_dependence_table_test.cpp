@@ -14,14 +14,14 @@
 
 namespace {
 
-constexpr unsigned kSets = 16, kWays = 8, kSetBits = 4;
+constexpr unsigned kSets = 16, kWays = 8;
 enum op : unsigned { lookup = 0, insert = 1, update = 2, erase = 3 };
 
-unsigned set_of(uint64_t k) { // the RTL's set function
-  unsigned h = 0;
-  for (unsigned i = 3; i < 64; i += kSetBits)
-    h ^= unsigned(k >> i) & (kSets - 1);
-  return h;
+unsigned set_of(uint64_t k) { // the RTL's set function (the model's)
+  uint64_t x = ((k & ((uint64_t(1) << 48) - 1)) >> 3) ^ (k >> 48);
+  x ^= x >> 32;
+  x ^= x >> 16;
+  return unsigned(x) & (kSets - 1);
 }
 
 struct answer {

@@ -5,6 +5,7 @@
 #include "engines/hwse/hwse_bin_allocator.hpp"
 #include "engines/hwse/hwse_cost_model.hpp"
 #include "hwse_rtl_port.hpp"
+#include "rtl_fork_guard.hpp"
 
 #include <algorithm>
 #include <array>
@@ -189,6 +190,7 @@ private:
 
   // Hands r to the server and waits for its answer.
   void call(request &r) {
+    fork_.check("hwse-rtl");
     {
       std::lock_guard<std::mutex> g(mu_);
       queue_.push_back(&r);
@@ -418,6 +420,7 @@ private:
   }
 
   hwse::config cfg_;
+  rtl::fork_guard fork_;
   std::unique_ptr<port> port_; // the server thread's (and the constructor's)
 
   std::mutex mu_;

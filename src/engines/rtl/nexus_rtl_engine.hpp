@@ -1,0 +1,32 @@
+// WEFT_ENGINE=nexus-rtl: the dependency contract served by the Nexus++ Task
+// Maestro's RTL (hw/nexus/nexus_task_maestro.sv, Table I's sizes) compiled
+// by Verilator, with the functional model (src/engines/nexus) in lockstep.
+//
+// One server thread owns the simulated unit and the model. Workers format
+// descriptors as the Nexus Plugin does, reserve room on the model's credits
+// (as WEFT_NEXUS_MODE=thread does: an accepted task always fits, so neither
+// the unit nor the model ever stalls on it) and queue them; retire queues
+// the task id. The server takes everything queued as one batch: the model
+// performs its finishes, then its insertions, the same words go to the
+// unit's Finished and New FIFOs, and the unit is clocked until it is idle.
+// Its Ready FIFO words must be the model's ready tasks and released waiters,
+// in the model's order, with the model's task ids; any difference, a unit
+// error or a task the unit keeps blocked is fatal. The ready tasks then go
+// to the core (runtime::engine_ready).
+//
+// Statistics (WEFT_STATS=1): per operation, the RTL's cycles beside the
+// model's (nexus_rtl.insert.rtl_cycles / .model_cycles, nexus_rtl.finish.*),
+// the batches, the wall time of the simulation (nexus_rtl.sim_ns) and of
+// the server's whole batches (model, simulation, hand-over to the core:
+// nexus_rtl.server_ns).
+#pragma once
+
+#include "engines/engine.hpp"
+
+#include <memory>
+
+namespace weft {
+// The engine registered as "nexus-rtl", configured from WEFT_NEXUS_* (only
+// Table I's sizes are verilated: other sizes are fatal).
+std::unique_ptr<dependency_engine> make_nexus_rtl_engine();
+} // namespace weft

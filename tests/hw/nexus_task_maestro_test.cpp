@@ -1,0 +1,366 @@
+// hw/nexus/nexus_task_maestro.sv against the functional model
+// (src/engines/nexus/nexus_task_maestro.cpp): the same operations, one at a
+// time, must give the same Ready FIFO words in the same order (ids and
+// waiters), and the unit must block on a task exactly when the model
+// refuses it. Directed cases (chains, readers joining, Kick-Off Lists
+// spilling into Dummy Kick-Off Lists, a full Task Pool, set conflicts) and
+// random task graphs of 0-15 dependences, at a small size whose tables fill
+// up and at Table I's sizes; cycles per operation are printed beside the
+// model's.
+#include "engines/nexus/nexus_task_maestro.hpp"
+#include "nexus_rtl_port.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <vector>
+
+namespace {
+
+using namespace weft;
+using rtl_word = nexus_rtl::ready_word;
+
+struct model_port final : nexus_port {
+  nexus_task_maestro *unit = nullptr;
+  std::vector<rtl_word> out;
+  void drain() {
+    task *t;
+    while (unit->ready_fifo().try_pop_exclusive(t))
+      out.push_back({t->engine_data - 1, false});
+  }
+  uint64_t make_room() override {
+    drain();
+    return 1;
+  }
+  void waiter_released(task *w) override {
+    drain(); // what it made ready before
+    out.push_back({w->engine_data - 1, true});
+  }
+};
+
+nexus_config config_of(const nexus_rtl::sizes &s) {
+  nexus_config c;
+  c.pool = s.pool;
+  c.params = s.params;
+  c.sets = s.sets;
+  c.ways = s.ways;
+  c.kol = s.kol;
+  c.dummy_kol = s.dummy_kol;
+  c.ready_fifo = 4096;
+  return c;
+}
+
+struct spec {
+  uint32_t tag;
+  std::vector<nexus_param> params;
+  bool waiter;
+};
+
+// Model and unit side by side.
+struct pair_bench {
+  explicit pair_bench(const nexus_rtl::sizes &s)
+      : cfg(config_of(s)), model(cfg, port, false),
+        rtl(nexus_rtl::make_port(s)) {
+    port.unit = &model;
+  }
+
+  task *new_task() {
+    tasks.push_back(std::make_unique<task>());
+    tasks.back()->engine_data = 0;
+    return tasks.back().get();
+  }
+  nexus_descriptor desc(task *t, const spec &sp) {
+    nexus_descriptor d;
+    d.t = t;
+    d.tag = sp.params.empty() ? 0 : sp.tag;
+    d.waiter = sp.waiter;
+    d.n = static_cast<uint32_t>(sp.params.size());
+    d.ndeps = d.n;
+    if (d.n > kNexusInlineParams)
+      d.more = const_cast<nexus_param *>(sp.params.data());
+    else
+      for (uint32_t i = 0; i < d.n; ++i)
+        d.head[i] = sp.params[i];
+    return d;
+  }
+  void to_rtl(const spec &sp) {
+    std::vector<nexus_rtl::param> p;
+    for (const nexus_param &x : sp.params)
+      p.push_back({uint64_t(sp.tag) << 48 | x.addr, uint8_t(x.acc)});
+    rtl->insert(p.data(), uint32_t(p.size()), sp.waiter);
+  }
+
+  // One operation on both; returns whether the model refused the task.
+  bool insert(task *t, const spec &sp) {
+    port.out.clear();
+    uint64_t c0 = model.stats().cycles.get();
+    bool refused = model.insert(desc(t, sp)) != nexus_refusal::none;
+    port.drain();
+    model_insert += model.stats().cycles.get() - c0;
+    to_rtl(sp);
+    compare(refused);
+    return refused;
+  }
+  // Finish id; then the model retries a refused head (the unit does so
+  // itself after a finish). Returns whether the head is still refused.
+  bool finish(uint32_t id, task *head, const spec *head_spec) {
+    port.out.clear();
+    uint64_t c0 = model.stats().cycles.get();
+    model.finish(id);
+    model_finish += model.stats().cycles.get() - c0;
+    bool refused = false;
+    if (head)
+      refused = model.insert(desc(head, *head_spec)) != nexus_refusal::none;
+    port.drain();
+    rtl->finish(id);
+    compare(refused);
+    return refused;
+  }
+  void compare(bool refused) {
+    got.clear();
+    rtl->run(got);
+    ASSERT_FALSE(rtl->error());
+    ASSERT_EQ(rtl->blocked(), refused);
+    ASSERT_EQ(got, port.out) << "after " << ops << " operations";
+    ++ops;
+  }
+
+  nexus_config cfg;
+  model_port port;
+  nexus_task_maestro model;
+  std::unique_ptr<nexus_rtl::port> rtl;
+  std::vector<std::unique_ptr<task>> tasks;
+  std::vector<rtl_word> got;
+  uint64_t ops = 0, model_insert = 0, model_finish = 0;
+};
+
+std::vector<uint32_t> ids(const std::vector<rtl_word> &w) {
+  std::vector<uint32_t> r;
+  for (const rtl_word &x : w)
+    r.push_back(x.id);
+  return r;
+}
+
+constexpr auto in = nexus_access::in, out = nexus_access::out,
+               ios = nexus_access::inoutset;
+
+TEST(NexusTaskMaestro, ChainReadersAndWaiter) {
+  pair_bench b(nexus_rtl::kSmall);
+  task *w1 = b.new_task(), *r1 = b.new_task(), *r2 = b.new_task(),
+       *w2 = b.new_task(), *wt = b.new_task();
+  const uint64_t a = 0x1000;
+  ASSERT_FALSE(b.insert(w1, {1, {{a, out}}, false}));
+  EXPECT_EQ(ids(b.got), std::vector<uint32_t>{0});
+  ASSERT_FALSE(b.insert(r1, {1, {{a, in}}, false}));
+  ASSERT_FALSE(b.insert(r2, {1, {{a, in}}, false}));
+  ASSERT_FALSE(b.insert(w2, {1, {{a, out}}, false}));
+  ASSERT_FALSE(b.insert(wt, {1, {{a, in}}, true}));
+  EXPECT_TRUE(b.got.empty());
+  b.finish(0, nullptr, nullptr); // both readers, at once
+  EXPECT_EQ(ids(b.got), (std::vector<uint32_t>{1, 2}));
+  b.finish(1, nullptr, nullptr);
+  EXPECT_TRUE(b.got.empty());
+  b.finish(2, nullptr, nullptr);
+  EXPECT_EQ(ids(b.got), std::vector<uint32_t>{3});
+  b.finish(3, nullptr, nullptr); // the waiter: released, already finished
+  ASSERT_EQ(b.got.size(), 1u);
+  EXPECT_TRUE(b.got[0].waiter);
+  EXPECT_EQ(b.rtl->stats().inserts, 5u);
+  EXPECT_EQ(b.rtl->stats().finishes, 5u);
+}
+
+TEST(NexusTaskMaestro, DummyKickOffListsAndDummyEntries) {
+  // KOL = 2 in the small unit: 10 writers behind one take 4 Dummy Kick-Off
+  // Lists; a task of 15 parameters takes a dummy Task Pool entry.
+  pair_bench b(nexus_rtl::kSmall);
+  std::vector<task *> ts;
+  for (int i = 0; i < 11; ++i) {
+    ts.push_back(b.new_task());
+    ASSERT_FALSE(b.insert(ts.back(), {2, {{0x2000, out}}, false}));
+  }
+  spec wide{2, {}, false};
+  for (uint64_t k = 0; k < 15; ++k)
+    wide.params.push_back({0x10000 + 8 * k, k == 0 ? in : ios});
+  wide.params[1].addr = 0x2000; // behind the writers
+  ASSERT_FALSE(b.insert(b.new_task(), wide));
+  EXPECT_EQ(b.model.stats().dummy_kol_allocs.get(), 5u);
+  for (uint32_t i = 0; i < 11; ++i) {
+    b.finish(i, nullptr, nullptr);
+    ASSERT_EQ(b.got.size(), 1u);
+    EXPECT_EQ(b.got[0].id, i + 1);
+    if (HasFatalFailure())
+      return;
+  }
+}
+
+TEST(NexusTaskMaestro, FullPoolBlocksUntilAFinish) {
+  pair_bench b(nexus_rtl::kSmall);
+  // 64 readers of one address hold it together and fill the pool.
+  for (int i = 0; i < 64; ++i)
+    ASSERT_FALSE(b.insert(b.new_task(), {1, {{0x3000, in}}, false}));
+  task *late = b.new_task();
+  spec sp{1, {{0x3000, in}}, false};
+  EXPECT_TRUE(b.insert(late, sp)); // blocked: no Task Pool entry
+  EXPECT_FALSE(b.finish(5, late, &sp));
+  EXPECT_EQ(ids(b.got), std::vector<uint32_t>{5}); // the freed entry
+}
+
+TEST(NexusTaskMaestro, SetConflictBlocks) {
+  // Five keys of one set with four ways: the fifth task waits for a way.
+  pair_bench b(nexus_rtl::kSmall);
+  std::vector<uint64_t> keys;
+  for (uint64_t a = 8; keys.size() < 5; a += 8) {
+    uint64_t x = (a >> 3) ^ 1;
+    x ^= x >> 32;
+    x ^= x >> 16;
+    if ((x & 15) == 7)
+      keys.push_back(a);
+  }
+  for (int i = 0; i < 4; ++i)
+    ASSERT_FALSE(b.insert(b.new_task(), {1, {{keys[i], out}}, false}));
+  spec sp{1, {{keys[4], in}}, false};
+  task *t = b.new_task();
+  EXPECT_TRUE(b.insert(t, sp));
+  EXPECT_EQ(b.model.stats().set_conflicts.get(), 1u);
+  EXPECT_FALSE(b.finish(2, t, &sp));
+  EXPECT_EQ(ids(b.got), std::vector<uint32_t>{2}); // the entry freed, reused
+}
+
+// The paper's emptytask pattern: a chain of tasks, each reading its
+// predecessor's address and writing its own (2 dependences). Every task but
+// the first waits in one Kick-Off List; each finish kicks off the next.
+// The RTL's cycles per operation are fixed by its FSM (docs/engines.md,
+// "nexus-rtl"): 21 per insertion and 21 per finish with a kick-off.
+TEST(NexusTaskMaestro, EmptytaskChainCycles) {
+  pair_bench b(nexus_rtl::kTableI);
+  constexpr uint32_t kTasks = 500;
+  for (uint32_t i = 0; i < kTasks; ++i) {
+    spec sp{1, {{0x100000 + 8 * uint64_t(i), out}}, false};
+    if (i > 0)
+      sp.params.push_back({0x100000 + 8 * uint64_t(i - 1), in});
+    ASSERT_FALSE(b.insert(b.new_task(), sp));
+  }
+  const nexus_rtl::counters after_insert = b.rtl->stats();
+  for (uint32_t i = 0; i < kTasks; ++i) {
+    b.finish(i, nullptr, nullptr);
+    if (i + 1 < kTasks) {
+      ASSERT_EQ(ids(b.got), std::vector<uint32_t>{i + 1});
+    }
+  }
+  const nexus_rtl::counters k = b.rtl->stats();
+  const double ins = double(after_insert.insert_cycles) / kTasks,
+               fin = double(k.finish_cycles) / kTasks;
+  std::printf("emptytask chain: RTL %.2f cycles per insert (model %.2f), "
+              "%.2f per finish (model %.2f), %.2f per task (model %.2f)\n",
+              ins, double(b.model_insert) / kTasks, fin,
+              double(b.model_finish) / kTasks, ins + fin,
+              double(b.model_insert + b.model_finish) / kTasks);
+  EXPECT_EQ(after_insert.blocked_cycles, 0u);
+  // Insert: header 1 + words n + pool check 1 + n x (check lookup 3) +
+  // allocation 1 + n x (lookup 3, write 1) + 1 table-busy cycle between
+  // placements + header / count write 1 (+ Ready FIFO word 1 if ready):
+  // 13 for the first task (1 parameter, ready), 21 for the others.
+  EXPECT_EQ(after_insert.insert_cycles, 13u + (kTasks - 1) * 21u);
+  // Finish: header 2 + n x (parameter read 2, lookup 3, write-back 1,
+  // next 1) + kick-off 4 (front, count, Ready FIFO word, next) + entry
+  // release 1: 14 for the first, 21 for the middle ones, 17 for the last
+  // (nobody to kick off).
+  EXPECT_EQ(k.finish_cycles, 14u + (kTasks - 2) * 21u + 17u);
+}
+
+// Random task graphs: 0-15 dependences over a few addresses (some crowding
+// one set), two domain tags, waiters, finishes of random running tasks.
+void random_stream(const nexus_rtl::sizes &s, uint64_t seed, int steps,
+                   int naddr, bool print) {
+  pair_bench b(s);
+  std::mt19937_64 rng(seed);
+  std::vector<uint64_t> addrs;
+  for (int i = 0; i < naddr; ++i)
+    addrs.push_back((rng() % (uint64_t(1) << 40)) & ~uint64_t(7));
+  for (uint64_t a = 8; addrs.size() < size_t(naddr) * 3 / 2; a += 8) {
+    uint64_t x = (a >> 3) ^ 1;
+    x ^= x >> 32;
+    x ^= x >> 16;
+    if ((x & (s.sets - 1)) == 3)
+      addrs.push_back(a);
+  }
+  std::vector<uint32_t> running;
+  task *head = nullptr;
+  spec head_spec;
+  uint64_t inserted = 0, params = 0, refusals = 0;
+  for (int step = 0; step < steps; ++step) {
+    for (const rtl_word &w : b.got)
+      if (!w.waiter)
+        running.push_back(w.id);
+    b.got.clear();
+    if (head || (!running.empty() && rng() % 5 < 2)) {
+      if (running.empty()) {
+        ADD_FAILURE() << "a refused task and nothing running";
+        return;
+      }
+      size_t k = rng() % running.size();
+      uint32_t id = running[k];
+      running.erase(running.begin() + std::ptrdiff_t(k));
+      bool still = b.finish(id, head, &head_spec);
+      if (head && !still) {
+        ++inserted;
+        params += head_spec.params.size();
+        head = nullptr;
+      }
+    } else {
+      spec sp;
+      sp.tag = 1 + uint32_t(rng() % 2);
+      uint32_t n = uint32_t(rng() % 16);
+      std::vector<uint64_t> pick = addrs;
+      std::shuffle(pick.begin(), pick.end(), rng);
+      for (uint32_t i = 0; i < n && i < pick.size(); ++i)
+        sp.params.push_back(
+            {pick[i], static_cast<nexus_access>(1 + rng() % 3)});
+      sp.waiter = !sp.params.empty() && rng() % 10 == 0;
+      task *t = b.new_task();
+      nexus_descriptor d = b.desc(t, sp);
+      if (!b.model.fits_ever(d))
+        continue;
+      if (b.insert(t, sp)) {
+        ++refusals;
+        head = t;
+        head_spec = sp;
+      } else {
+        ++inserted;
+        params += sp.params.size();
+      }
+    }
+    if (::testing::Test::HasFailure())
+      return;
+  }
+  const nexus_rtl::counters k = b.rtl->stats();
+  EXPECT_GT(k.inserts, 0u);
+  if (print)
+    std::printf("seed %lu: %lu tasks (%lu parameters, %lu refusals, %lu dummy "
+                "KOLs, %lu dummy entries): RTL %.1f cycles per insert "
+                "(model %.1f), %.1f per finish (model %.1f)\n",
+                (unsigned long)seed, (unsigned long)inserted,
+                (unsigned long)params, (unsigned long)refusals,
+                (unsigned long)b.model.stats().dummy_kol_allocs.get(),
+                (unsigned long)b.model.stats().dummy_entries.get(),
+                double(k.insert_cycles) / double(k.inserts),
+                double(b.model_insert) / double(k.inserts),
+                double(k.finish_cycles) / double(k.finishes ? k.finishes : 1),
+                double(b.model_finish) / double(k.finishes ? k.finishes : 1));
+}
+
+TEST(NexusTaskMaestro, RandomSmallUnit) {
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    random_stream(nexus_rtl::kSmall, seed, 4000, 12, true);
+    if (HasFailure())
+      return;
+  }
+}
+
+TEST(NexusTaskMaestro, RandomTableI) {
+  random_stream(nexus_rtl::kTableI, 99, 6000, 64, true);
+}
+
+} // namespace
