@@ -171,6 +171,41 @@ def busy_cpus(seconds=1.0):
     return (1.0 - (i2 - i1) / (t2 - t1)) * (os.cpu_count() or 1)
 
 
+class Neighbour:
+    """A busy neighbour (issue 15 item 7): one CPU-bound process, a plain
+    spinning loop at normal priority, sharing the cores while a measurement
+    runs. `with Neighbour(on):` starts it (when on) and kills it after."""
+
+    def __init__(self, on=True):
+        self.on = on
+        self.proc = None
+
+    def __enter__(self):
+        if self.on:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", "while True: pass"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+            time.sleep(0.05)  # let it reach the run queue
+        return self
+
+    def __exit__(self, *exc):
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+        return False
+
+
+def add_neighbour_argument(ap):
+    ap.add_argument("--neighbour", action="store_true",
+                    help="also measure every cell with a busy neighbour (one "
+                    "spinning process) and print both (issue 15)")
+
+
+def neighbour_modes(args):
+    """The neighbour settings each cell is measured under, in order."""
+    return [False, True] if getattr(args, "neighbour", False) else [False]
+
+
 # ---- running programs under `weft run` (run_gomp.py, run_apps.py) -----------
 
 def weft_prefix(weft, threads):

@@ -150,6 +150,32 @@ def fmt_s(values):
     return "%.4f" % statistics.median(values) if values else "-"
 
 
+def print_neighbour_table(rows, runtimes, quiet, busy):
+    """Median times beside a busy neighbour and each runtime's slowdown
+    (busy / quiet median); issue 15's target: weft's slowdown no worse than
+    libgomp's."""
+    head = ["row"] + ["%s busy s (x)" % rt for rt in runtimes] + \
+        ["weft vs libgomp"]
+    table = []
+    for row in rows:
+        cells, slow = [], {}
+        for rt in runtimes:
+            q = [r["time_s"] for r in quiet[(row[0], rt)]]
+            b = [r["time_s"] for r in busy[(row[0], rt)]]
+            if q and b and statistics.median(q) > 0:
+                slow[rt] = statistics.median(b) / statistics.median(q)
+                cells.append("%s (%.1fx)" % (fmt_s(b), slow[rt]))
+            else:
+                cells.append("-")
+        verdict = "-"
+        if "weft" in slow and "libgomp" in slow:
+            verdict = "ok" if slow["weft"] <= slow["libgomp"] else \
+                "WORSE (%.1fx vs %.1fx)" % (slow["weft"], slow["libgomp"])
+        table.append([row[0]] + cells + [verdict])
+    print("\nwith a busy neighbour (one spinning process on the same CPUs):")
+    benchlib.print_table(head, table, left=(0, len(head) - 1))
+
+
 def main():
     ap = argparse.ArgumentParser(
         description="The papers' applications (bench/apps) under libgomp, "
@@ -173,6 +199,7 @@ def main():
     benchlib.add_weft_argument(ap)
     benchlib.add_libomp_argument(ap)
     benchlib.add_timeout_argument(ap, 300)
+    benchlib.add_neighbour_argument(ap)
     args = ap.parse_args()
 
     benchlib.quick_default(args, "reps", 5, 3)
@@ -224,22 +251,29 @@ def main():
               "will be noisy" % (busy, os.cpu_count() or 0), file=sys.stderr)
 
     runner = AppRunner(args.timeout, bindir, libomp, weft)
-    runner.total = len(rows) * len(runtimes) * args.reps
+    runner.total = len(rows) * len(runtimes) * args.reps * \
+        len(benchlib.neighbour_modes(args))
     recs = {(r[0], rt): [] for r in rows for rt in runtimes}
+    busy_recs = {(r[0], rt): [] for r in rows for rt in runtimes}
     known = []
     k = 0
     for rep in range(args.reps):
         for row in rows:
             row_args = row[4] if args.quick else row[3]
             for runtime in benchlib.rotate(runtimes, k):
-                rec = runner.run(runtime, row, row_args, args.threads, rep)
-                if rec is not None:
-                    recs[(row[0], runtime)].append(rec)
-                elif (runtime, row[0]) in KNOWN_CRASHES and \
-                        "killed by" in runner.failures[-1]:
-                    known.append((row[0], "%s (known: %s)" % (
-                        runner.failures.pop(),
-                        KNOWN_CRASHES[(runtime, row[0])])))
+                for busy in benchlib.neighbour_modes(args):
+                    with benchlib.Neighbour(busy):
+                        rec = runner.run(runtime, row, row_args, args.threads,
+                                         rep)
+                    if rec is not None:
+                        rec["neighbour"] = busy
+                        (busy_recs if busy else recs)[
+                            (row[0], runtime)].append(rec)
+                    elif (runtime, row[0]) in KNOWN_CRASHES and \
+                            "killed by" in runner.failures[-1]:
+                        known.append((row[0], "%s (known: %s)" % (
+                            runner.failures.pop(),
+                            KNOWN_CRASHES[(runtime, row[0])])))
             k += 1
 
     results, table = [], []
@@ -300,6 +334,8 @@ def main():
           % (args.threads, args.reps))
     benchlib.print_table(head, table, left=(0, 1, 2))
     print("results: %s" % out)
+    if args.neighbour:
+        print_neighbour_table(rows, runtimes, recs, busy_recs)
     if known:
         print("\n* fewer runs: known crashes of that runtime (%d):"
               % len(known))

@@ -64,6 +64,31 @@ def target_verdict(threads, pattern, deps, weft, best, peers):
     return "MISS (%s)" % "; ".join(misses) if misses else "ok"
 
 
+def print_neighbour_table(configs, runtimes, quiet, busy):
+    """ns/task beside a busy neighbour, and each runtime's slowdown (busy /
+    quiet); issue 15's target: weft's slowdown no worse than libgomp's."""
+    head = ["pattern", "deps", "threads"] + \
+        ["%s busy ns (x)" % r for r in runtimes] + ["weft vs libgomp"]
+    rows = []
+    for (pattern, deps, threads) in configs:
+        cells, slow = [], {}
+        for r in runtimes:
+            q = quiet.get((pattern, deps, threads, r))
+            b = busy.get((pattern, deps, threads, r))
+            if q and b and q["ns_per_task"] > 0:
+                slow[r] = b["ns_per_task"] / q["ns_per_task"]
+                cells.append("%.1f (%.1fx)" % (b["ns_per_task"], slow[r]))
+            else:
+                cells.append("-")
+        verdict = "-"
+        if "weft" in slow and "libgomp" in slow:
+            verdict = "ok" if slow["weft"] <= slow["libgomp"] else \
+                "WORSE (%.1fx vs %.1fx)" % (slow["weft"], slow["libgomp"])
+        rows.append([pattern, str(deps), str(threads)] + cells + [verdict])
+    print("\nwith a busy neighbour (one spinning process on the same CPUs):")
+    benchlib.print_table(head, rows, left=(0, len(head) - 1))
+
+
 def main():
     ap = argparse.ArgumentParser(
         description="Task-overhead microbenchmarks: weft vs libgomp vs "
@@ -84,6 +109,7 @@ def main():
     ap.add_argument("--out", help="JSON results file "
                     "(default: <build>/results/micro.json)")
     benchlib.add_timeout_argument(ap, 600)
+    benchlib.add_neighbour_argument(ap)
     args = ap.parse_args()
 
     benchlib.quick_default(args, "tasks", 200000, 50000)
@@ -127,7 +153,8 @@ def main():
     out_path = args.out or os.path.join(args.build, "results", "micro.json")
     configs = [(p, d, t) for (p, d) in benchlib.PATTERNS for t in threads_list]
     runner = benchlib.MicroRunner(args, binaries, libomp)
-    runner.total = len(configs) * len(runtimes)
+    runner.total = len(configs) * len(runtimes) * \
+        len(benchlib.neighbour_modes(args))
 
     load = benchlib.load_average()
     print("task-overhead microbenchmarks: %d tasks x %d reps (+1 warm-up), "
@@ -137,14 +164,20 @@ def main():
 
     results = []
     table = {}
+    busy_table = {}
     for i, (pattern, deps, threads) in enumerate(configs):
-        # Interleave the runtimes per configuration, rotating who goes first.
+        # Interleave the runtimes per configuration, rotating who goes first;
+        # with --neighbour each runs quiet, then beside the busy neighbour.
         k = i % len(runtimes)
         for runtime in runtimes[k:] + runtimes[:k]:
-            rec = runner.run(runtime, pattern, deps, threads)
-            table[(pattern, deps, threads, runtime)] = rec
-            if rec is not None:
-                results.append(rec)
+            for busy in benchlib.neighbour_modes(args):
+                with benchlib.Neighbour(busy):
+                    rec = runner.run(runtime, pattern, deps, threads)
+                (busy_table if busy else table)[
+                    (pattern, deps, threads, runtime)] = rec
+                if rec is not None:
+                    rec["neighbour"] = busy
+                    results.append(rec)
 
     benchlib.write_json(out_path, results)
 
@@ -178,6 +211,8 @@ def main():
         rows.append([pattern, str(deps), str(threads)] + cells +
                     [ratio] + peer_ratios + [verdict])
     benchlib.print_table(head, rows, left=(0, len(head) - 1))
+    if args.neighbour:
+        print_neighbour_table(configs, runtimes, table, busy_table)
     if capped:
         print("* fewer tasks for this runtime (TASK_CAPS: libomp's per-task "
               "cost grows with the task count, StarPU's is 10-100 us; see the "

@@ -83,7 +83,10 @@ WEFT_API int weft_thread_id(void);
 /* ---- tasks ------------------------------------------------------------ */
 
 /* Spawn fn(arg) after the earlier siblings it depends on. deps may be NULL
- * when ndeps is 0. The caller keeps arg alive until the task has run. */
+ * when ndeps is 0. The caller keeps arg alive until the task has run. When
+ * the caller already has many unfinished children (64 per thread) and the
+ * task's dependences are met, weft may run it here before returning, as
+ * OpenMP runtimes do: a task must not wait for a later sibling. */
 WEFT_API int weft_spawn(weft_task_fn fn, void *arg, const weft_dep *deps,
                         int ndeps);
 

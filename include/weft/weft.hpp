@@ -42,7 +42,8 @@ struct priority {
 namespace detail {
 // Validate deps and priority (naming `call` in errors) and allocate a task
 // whose payload (size bytes, align <= 16) lives in the descriptor when it
-// fits. On success sets *handle and *payload.
+// fits. On success sets *handle and *payload; both null: the runtime chose to
+// run the task here and now instead (throttling), through run_here.
 WEFT_API int task_create(const char *call, weft_task_fn fn, std::size_t size,
                          const weft_dep *deps, int ndeps, int priority,
                          void **handle, void **payload);
@@ -50,6 +51,9 @@ WEFT_API int task_create(const char *call, weft_task_fn fn, std::size_t size,
 WEFT_API int task_submit(void *handle, const weft_dep *deps, int ndeps,
                          int priority);
 WEFT_API void task_discard(void *handle);
+// Runs fn(arg) here and now as a child task of the caller's (after
+// task_create chose that); an exception is the child's, as if deferred.
+WEFT_API void run_here(weft_task_fn fn, void *arg);
 // The exception behind the last WEFT_ETASK on this thread (cleared).
 WEFT_API std::exception_ptr take_exception();
 
@@ -64,6 +68,8 @@ inline void check(int rc) {
   if (rc != WEFT_OK)
     raise(rc);
 }
+
+template <class F> void call_closure(void *p) { (*static_cast<F *>(p))(); }
 
 template <class F> void run_closure(void *p) {
   F *f = static_cast<F *>(p);
@@ -102,6 +108,12 @@ template <class... Args> void spawn(Args &&...args) {
   void *handle = nullptr, *mem = nullptr;
   detail::check(detail::task_create("weft::spawn", &detail::run_closure<F>,
                                     sizeof(F), deps, n, prio, &handle, &mem));
+  if (!handle) {
+    F f(std::forward<std::tuple_element_t<last, std::tuple<Args...>>>(
+        std::get<last>(all)));
+    detail::run_here(&detail::call_closure<F>, &f);
+    return;
+  }
   try {
     ::new (mem) F(std::forward<std::tuple_element_t<last, std::tuple<Args...>>>(
         std::get<last>(all)));

@@ -105,11 +105,19 @@ int task_create(const char *call, weft_task_fn fn, std::size_t size,
   if (priority < 0)
     return set_error(WEFT_EINVAL, "%s: priority is %d (must be >= 0)", call,
                      priority);
+  if (priority == 0 && w->rt().run_now_instead(*w, deps, ndeps)) {
+    *handle = *payload = nullptr; // the caller runs it here (run_here)
+    return WEFT_OK;
+  }
   task *t = w->alloc_task(fn, nullptr);
   t->arg = w->alloc_payload(t, size, 16);
   *handle = t;
   *payload = t->arg;
   return WEFT_OK;
+}
+
+void run_here(weft_task_fn fn, void *arg) {
+  tl_worker->run_inline(fn, arg, TASK_THROTTLED);
 }
 
 int task_submit(void *handle, const weft_dep *deps, int ndeps, int priority) {
@@ -166,6 +174,12 @@ int weft_spawn(weft_task_fn fn, void *arg, const weft_dep *deps, int ndeps) {
     return set_error(WEFT_EINVAL, "weft_spawn: fn is NULL");
   if (int rc = check_deps("weft_spawn", deps, ndeps); rc != WEFT_OK)
     return rc;
+  // Too many unfinished children and nothing stops it: run it here, before
+  // any descriptor is allocated (as the OpenMP front end does).
+  if (w->rt().run_now_instead(*w, deps, ndeps)) {
+    w->run_inline(fn, arg, TASK_THROTTLED);
+    return WEFT_OK;
+  }
   return submit(*w, w->alloc_task(fn, arg), deps, ndeps, 0);
 }
 

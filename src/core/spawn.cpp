@@ -118,6 +118,9 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
   }
   if (!engine_->ready_now(w, parent, deps, ndeps))
     return false;
+  // Counted as spawned and run: the caller runs it at once.
+  worker_counters::bump(w.counters().spawned);
+  worker_counters::bump(w.counters().finished);
   worker_counters::bump(w.counters().undeferred);
   return true;
 }

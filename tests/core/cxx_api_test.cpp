@@ -10,8 +10,10 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -191,6 +193,68 @@ TEST(CxxApi, ClosuresDestroyedExactlyOnce) {
   EXPECT_EQ(calls.load(), 400);
   EXPECT_EQ(Tracker::live.load(), 0) << "closures leaked or destroyed twice";
   EXPECT_EQ(Tracker::destroyed_twice.load(), 0);
+}
+
+// A parent far past the throttle limit (64 unfinished children per thread)
+// has new tasks run in place, before any descriptor exists, through both
+// APIs: every task runs exactly once, in order with its dependences, every
+// closure is destroyed once, an exception thrown by a task run in place
+// surfaces at taskwait, and the statistics count such tasks as spawned, run
+// and undeferred. At 1 thread nobody else drains the queue, so in-place runs
+// must happen there.
+void count_one(void *p) { static_cast<std::atomic<int> *>(p)->fetch_add(1); }
+
+TEST(CxxApi, ThrottledSpawnsRunInPlace) {
+  constexpr int kTasks = 5000;
+  Tracker::live = 0;
+  Tracker::destroyed_twice = 0;
+  weft_stats before{}, after{};
+  ASSERT_EQ(weft_stats_get(&before), WEFT_OK);
+  std::atomic<int> c_calls{0}, cxx_calls{0};
+  long chain = 0;
+  for (int i = 0; i < kTasks; ++i) {
+    ASSERT_EQ(weft_spawn(count_one, &c_calls, nullptr, 0), WEFT_OK);
+    weft::spawn([t = Tracker(), &cxx_calls] {
+      cxx_calls.fetch_add(1);
+      (void)t;
+    });
+    weft::spawn(weft::inout(chain), [&chain, i] {
+      // In spawn order: each task sees the count its predecessors left.
+      chain = chain == i ? chain + 1 : -1000000;
+    });
+  }
+  weft::taskwait();
+  ASSERT_EQ(weft_stats_get(&after), WEFT_OK);
+  EXPECT_EQ(c_calls.load(), kTasks);
+  EXPECT_EQ(cxx_calls.load(), kTasks);
+  EXPECT_EQ(chain, kTasks) << "a task ran out of dependence order";
+  EXPECT_EQ(Tracker::live.load(), 0) << "closures leaked or destroyed twice";
+  EXPECT_EQ(Tracker::destroyed_twice.load(), 0);
+  EXPECT_GE(after.tasks_spawned - before.tasks_spawned, 3u * kTasks);
+  EXPECT_EQ(after.tasks_spawned - before.tasks_spawned,
+            after.tasks_run - before.tasks_run);
+  // Engines that cannot tell at once that a task is ready (the models
+  // answer ready_now false) never run tasks in place.
+  if (weft::num_threads() == 1 && std::strcmp(after.engine, "sw") == 0) {
+    EXPECT_GT(after.tasks_undeferred - before.tasks_undeferred, 0u)
+        << "a lone thread past the throttle limit should run tasks in place";
+  }
+
+  // The last of many tasks throws; at 1 thread it runs in place.
+  std::atomic<int> ran{0};
+  for (int i = 0; i < kTasks; ++i)
+    weft::spawn([i, &ran] {
+      ran.fetch_add(1);
+      if (i == kTasks - 1)
+        throw std::runtime_error("thrown by the last task");
+    });
+  try {
+    weft::taskwait();
+    ADD_FAILURE() << "taskwait did not rethrow the task's exception";
+  } catch (const std::runtime_error &e) {
+    EXPECT_STREQ(e.what(), "thrown by the last task");
+  }
+  EXPECT_EQ(ran.load(), kTasks);
 }
 
 // The closure is destroyed when the task has run, also when nobody waits (the
