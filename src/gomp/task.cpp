@@ -336,15 +336,16 @@ uintptr_t *current_reductions(context &c) {
 using namespace weft;
 using namespace weft::gomp;
 
-WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
-                             void (*cpyfn)(void *, void *), long arg_size,
-                             long arg_align, bool if_clause, unsigned flags,
-                             void **depend, int priority, void *detach) {
-  context c = ctx();
+namespace {
+
+// Every kind of task but the plain included one (GOMP_task).
+__attribute__((noinline)) void
+task_general(context &c, void (*fn)(void *), void *data,
+             void (*cpyfn)(void *, void *), long arg_size, long arg_align,
+             bool if_clause, unsigned flags, void **depend, int priority,
+             void *detach) {
   worker &w = *c.w;
   task *cur = w.current();
-  if (__builtin_expect(creation_cancelled(c, cur), 0))
-    return;
   const bool final_parent = cur->flags & TASK_FINAL;
   const dep_list deps((flags & kTaskDepend) ? depend : nullptr);
   std::size_t size = static_cast<std::size_t>(arg_size);
@@ -403,6 +404,31 @@ WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
     wait_completed(w, t);
     w.release_ref(t);
   }
+}
+
+} // namespace
+
+WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
+                             void (*cpyfn)(void *, void *), long arg_size,
+                             long arg_align, bool if_clause, unsigned flags,
+                             void **depend, int priority, void *detach) {
+  context c = ctx();
+  task *cur = c.w->current();
+  if (__builtin_expect(creation_cancelled(c, cur), 0))
+    return;
+  // An included or undeferred task with no dependences, copy function or
+  // detach: the deep recursions of final tasks come here, one level per
+  // frame, so this path keeps its frame small (10000 levels must fit a
+  // thread's 8 MB stack, tests/openmp/tasking/task_final_deep.c).
+  if ((!if_clause || (cur->flags & TASK_FINAL)) && !cpyfn &&
+      !(flags & (kTaskDetach | kTaskDepend))) {
+    c.w->run_inline(
+        fn, data,
+        (cur->flags & TASK_FINAL) || (flags & kTaskFinal) ? TASK_FINAL : 0);
+    return;
+  }
+  task_general(c, fn, data, cpyfn, arg_size, arg_align, if_clause, flags,
+               depend, priority, detach);
 }
 
 WEFT_GOMP_API void GOMP_taskwait(void) {
