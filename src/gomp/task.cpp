@@ -422,9 +422,12 @@ WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
   // thread's 8 MB stack, tests/openmp/tasking/task_final_deep.c).
   if ((!if_clause || (cur->flags & TASK_FINAL)) && !cpyfn &&
       !(flags & (kTaskDetach | kTaskDepend))) {
-    c.w->run_inline(
-        fn, data,
-        (cur->flags & TASK_FINAL) || (flags & kTaskFinal) ? TASK_FINAL : 0);
+    uint16_t f =
+        (cur->flags & TASK_FINAL) || (flags & kTaskFinal) ? TASK_FINAL : 0;
+    if (__builtin_expect(c.w->task_data() != nullptr, 0))
+      run_included(*c.w, fn, data, f); // inherits the creator's ICVs
+    else
+      c.w->run_inline(fn, data, f);
     return;
   }
   task_general(c, fn, data, cpyfn, arg_size, arg_align, if_clause, flags,
