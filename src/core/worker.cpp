@@ -509,23 +509,24 @@ __attribute__((always_inline)) inline task *worker::find_any() {
       return t;
     put_aside(t);
   }
-  if (team_->has_priority_tasks()) {
-    if (!limit)
-      if (task *t = team_->pop_priority())
-        return t;
-    if (limit)
-      if (task *t = pop_priority_allowed(limit))
-        return t;
-  }
+  if (team_->has_priority_tasks())
+    if (task *t = limit ? pop_priority_allowed(limit) : team_->pop_priority())
+      return t;
   WEFT_CHECK(slot_->w == this && tl_worker == this,
              "worker %d pops from the deque of slot %d, which it does not own",
              id_, slot_index_);
   ready_deque &own = slot_->deque;
-  const bool pushed_since = own.next_index() > mark_;
+  const int64_t next = own.next_index();
   if (task *t = own.pop()) {
-    if (!limit || pushed_since || may_start(t, limit))
+    if (!limit || next > mark_ || may_start(t, limit))
       return t;
-    own.push(t); // back where it was; what lies below is older still
+    // Back where it was (what lies below is older still), unless it was
+    // the last one: the deque then restarts one index higher, where the
+    // task would count as pushed since mark_.
+    if (own.next_index() == next - 1)
+      own.push(t);
+    else
+      put_aside(t);
   }
   dependency_engine &eng = rt_.engine();
   if (eng.holds_ready_tasks())
