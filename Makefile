@@ -67,6 +67,9 @@ demo: build
 	@python3 bench/run_gomp.py --build build --quick
 	@python3 bench/run_engines.py --build build --quick --threads 2
 	@python3 bench/run_places.py --build build --quick --reps 3
+	@python3 tests/dist/run_mpi.py --np 2 -- build/bin/leader_elect_lcr --mpi --nodes 64
+	@python3 bench/run_regions_jacobi.py --build build --quick
+	@build/bin/myrmics_model
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.hpp' '*.h' '*.c')

@@ -4,9 +4,12 @@ paper's 5.3) with interleaved repetitions, and reports per benchmark the
 median CPU time per element with its spread (min-max over the repetitions),
 the issue's targets as measured ratios, build/results/places.json and the
 paper's Fig. 8 as build/results/places_fig8.png (time per element against
-elements; log-log).
+elements; log-log). Then, when weft_dist was built, at() between two MPI
+ranks against a raw MPI ping-pong and MPI_Put in the same run
+(bench/places_dist under mpirun): build/results/places_dist.json.
 
   python3 bench/run_places.py --build build [--reps 5] [--quick]
+      [--dist-only | --no-dist]
 """
 import argparse
 import json
@@ -122,6 +125,49 @@ def plot(rows, path, raw):
     print("plot:", path)
 
 
+def run_dist(build, reps, quick):
+    """at() across two ranks against raw MPI (bench/places_dist.cpp)."""
+    exe = os.path.join(build, "bin", "places_dist")
+    if not os.path.exists(exe):
+        print("places_dist not built (no Open MPI): skipped", file=sys.stderr)
+        return None
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    env.setdefault("WEFT_NUM_THREADS", "1")
+    cmd = ["mpirun", "--oversubscribe", "--bind-to", "none", "--mca", "btl",
+           "self,vader", "-np", "2", exe, "--reps", str(reps)]
+    if quick:
+        cmd.append("--quick")
+    print("running:", " ".join(cmd), file=sys.stderr)
+    p = subprocess.run(cmd, env=env, check=True, stdout=subprocess.PIPE,
+                       text=True)
+    res = json.loads(p.stdout)
+    r = res["results"]
+    t = {"at_empty_over_mpi_pingpong":
+         r["at_empty"]["0"]["median_us"] / r["mpi_pingpong"]["0"]["median_us"]}
+    t["array_fraction_of_mpi_put_bandwidth"] = {
+        n: r["mpi_put"][n]["median_us"] / r["at_array"][n]["median_us"]
+        for n in sorted(r["at_array"], key=int) if int(n) > 2048}
+    res["targets"] = t
+    try:
+        res["load_average"] = os.getloadavg()
+    except OSError:
+        pass
+    out = os.path.join(build, "results", "places_dist.json")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(res, f, indent=1)
+    print("%-14s %9s %12s %20s" % ("across ranks", "elements", "median us",
+                                  "min-max"))
+    for kind, by_n in sorted(r.items()):
+        for n, v in sorted(by_n.items(), key=lambda kv: int(kv[0])):
+            print("%-14s %9s %12.2f %9.2f-%-10.2f" % (
+                kind, n, v["median_us"], v["min_us"], v["max_us"]))
+    print(json.dumps(t, indent=1))
+    print("results:", out)
+    return res
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -129,7 +175,12 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--plot-only", metavar="RAW_JSON")
     ap.add_argument("--out")
+    ap.add_argument("--dist-only", action="store_true")
+    ap.add_argument("--no-dist", action="store_true")
     a = ap.parse_args()
+    if a.dist_only:
+        run_dist(a.build, a.reps, a.quick)
+        return
     if a.plot_only:
         with open(a.plot_only) as f:
             plot(summary(per_element(json.load(f))), a.out, a.plot_only)
@@ -151,6 +202,8 @@ def main():
     print("results:", out)
     plot(rows, os.path.join(a.build, "results", "places_fig8.png"),
          os.path.join(a.build, "results", "places_raw.json"))
+    if not a.no_dist:
+        run_dist(a.build, a.reps, a.quick)
 
 
 if __name__ == "__main__":

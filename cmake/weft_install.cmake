@@ -3,6 +3,8 @@
 # its own location (tools/paths.cpp):
 #   bin/weft                       the command
 #   lib/libweft.so*                the library
+#   lib/libweft_dist.so*           places across MPI ranks (weft/dist.hpp),
+#                                  when Open MPI was found
 #   lib/gomp/libgomp.so.1          -> ../libweft.so.<version>, for `weft run`
 #   include/weft/*.h, *.hpp        the public headers
 #   share/weft/plots/*.py          the scripts of weft sim and weft mtt
@@ -16,6 +18,9 @@ install(TARGETS weft EXPORT weftTargets
         LIBRARY DESTINATION lib NAMELINK_COMPONENT Runtime
         INCLUDES DESTINATION include)
 install(TARGETS weft_cli RUNTIME DESTINATION bin)
+if(TARGET weft_dist)
+  install(TARGETS weft_dist LIBRARY DESTINATION lib NAMELINK_COMPONENT Runtime)
+endif()
 # The symlink that the build made (src/CMakeLists.txt), kept a symlink.
 install(DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/gomp DESTINATION lib)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/weft DESTINATION include

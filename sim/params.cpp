@@ -90,7 +90,7 @@ void params::check_all_used(const std::string &models) const {
 
 const std::vector<std::string> &model_names() {
   static const std::vector<std::string> names = {"ideal", "nexus", "nexus+rt",
-                                                 "picos", "sw"};
+                                                 "picos", "sw",    "myrmics"};
   return names;
 }
 
@@ -105,6 +105,9 @@ std::unique_ptr<model> make_model(const std::string &name, params &p) {
     return make_picos_model(p);
   if (name == "sw")
     return make_sw_model(p);
+  if (name == "myrmics")
+    throw error("--model myrmics: a scheduler tree, replayed by "
+                "simulate_myrmics (myrmics.hpp), not a model of simulate()");
   std::string all;
   for (const std::string &n : model_names())
     all += (all.empty() ? "" : ", ") + n;

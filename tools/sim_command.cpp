@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "progress_bar.hpp"
 
+#include "myrmics.hpp"
 #include "simulator.hpp"
 
 #include <cstdio>
@@ -79,9 +80,19 @@ int run_sim(const sim_options &o) {
   }
   if (wants_sw && !params.has("calibration"))
     params.set("calibration", "calibration.json"); // weft calibrate's default
+  // The myrmics model has its own replay (a scheduler tree): no model.
   std::vector<std::unique_ptr<sim::model>> models;
-  for (const std::string &n : names)
-    models.push_back(sim::make_model(n, params));
+  std::unique_ptr<sim::myrmics_config> myrmics;
+  for (const std::string &n : names) {
+    if (n == "myrmics") {
+      if (!myrmics)
+        myrmics = std::make_unique<sim::myrmics_config>(
+            sim::myrmics_config::from(params));
+      models.push_back(nullptr);
+    } else {
+      models.push_back(sim::make_model(n, params));
+    }
+  }
   sim::params none;
   std::unique_ptr<sim::model> ideal = sim::make_model("ideal", none);
   params.check_all_used(all);
@@ -127,7 +138,14 @@ int run_sim(const sim_options &o) {
   f << "model,cores,makespan_ns,speedup,utilisation\n";
   for (std::size_t i = 0; i < names.size(); ++i)
     for (uint32_t n : cores) {
-      sim::result r = run(*models[i], names[i], n);
+      sim::result r;
+      if (models[i]) {
+        r = run(*models[i], names[i], n);
+      } else {
+        r = sim::simulate_myrmics(g, *myrmics, n).base;
+        before += per_run;
+        bar.update(before, "myrmics on " + std::to_string(n) + " workers");
+      }
       char line[256];
       std::snprintf(line, sizeof line, "%s,%u,%.3f,%.6f,%.6f\n",
                     names[i].c_str(), n, r.makespan_ps / 1e3,
@@ -157,7 +175,7 @@ command add_sim_command(CLI::App &app) {
   sub->add_option("trace", so->trace, "the trace file (weft trace)")
       ->required();
   sub->add_option("--model", so->models,
-                  "ideal, nexus, nexus+rt, picos or sw; repeat or "
+                  "ideal, nexus, nexus+rt, picos, sw or myrmics; repeat or "
                   "comma-separate for several (default: ideal)")
       ->allow_extra_args(false);
   sub->add_option("--cores", so->cores,

@@ -35,11 +35,14 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <new>
 #include <optional>
+#include <stdexcept>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -51,9 +54,11 @@ struct place {
   friend bool operator==(place, place) = default;
 };
 
-/// Number of places: WEFT_PLACES (default 1), or as places_init set it.
+/// Number of places: WEFT_PLACES (default 1), or as places_init set it, or
+/// the MPI world size after places_mpi_init (weft/dist.hpp).
 WEFT_API int num_places();
-/// The place the calling at() task runs at; place 0 outside any at().
+/// The place the calling at() task runs at; outside any at(), place 0 (in
+/// one process) or this process's rank (after places_mpi_init).
 WEFT_API place here();
 /// Creates the places explicitly (otherwise the first use does, from
 /// WEFT_PLACES and WEFT_PLACE_BYTES). Throws std::logic_error when they exist
@@ -185,12 +190,14 @@ WEFT_API void *alloc_object(int place, std::uint32_t type, std::size_t size);
 // A zeroed backing store of `bytes` in place p.
 WEFT_API void *alloc_store(int place, std::size_t bytes);
 
-// A copied graph's buffer (released by graph<T>).
+// A copied graph's buffer (released by graph<T>). remote: it arrived by a
+// remote put into this rank's incoming heap (src/dist), not an extent.
 struct graph_buffer {
   int place = -1;
   void *base = nullptr;
   std::size_t bytes = 0;
   std::size_t objects = 0;
+  bool remote = false;
 };
 // Measures and copies the graph from root into place p; returns the buffer
 // and the copy of root. Throws as documented at the top of this header.
@@ -211,6 +218,43 @@ WEFT_API void async_wait(async_state *s);
 // The place of the calling at() task (thread-local), set and restored.
 WEFT_API int swap_here(int place);
 WEFT_API void check_place(const char *call, place p);
+
+// The seam to the distributed places (src/dist, library weft_dist): set by
+// places_mpi_init, nullptr in one process. See docs/places.md.
+struct remote_reply {
+  bool error = false;
+  const void *value = nullptr; // a value result, or the error's text
+  std::size_t value_bytes = 0;
+  void *root = nullptr; // a pointer result: its graph in this rank
+  graph_buffer graph;
+};
+using remote_done_fn = void (*)(void *ctx, const remote_reply &);
+using remote_serve_fn = void (*)(int from, std::uint64_t seq, void *root,
+                                 graph_buffer closure, const void *captures,
+                                 std::size_t n);
+struct dist_ops {
+  int rank;
+  int world;
+  // Copies root's graph into `target`'s heap, then sends the call; done(ctx,
+  // reply) runs on the progress thread when the reply arrives.
+  void (*call)(const char *call, int target, std::uint64_t handler,
+               const void *root, const copy_options &opt, const void *captures,
+               std::size_t n, void *ctx, remote_done_fn done);
+  void (*reply_value)(int to, std::uint64_t seq, const void *v, std::size_t n);
+  void (*reply_graph)(int to, std::uint64_t seq, const void *root);
+  void (*reply_error)(int to, std::uint64_t seq, const char *what);
+  void (*release)(graph_buffer *b);
+  // Starts the calls that arrived (spawns their tasks on this weft
+  // thread); whether there were any.
+  bool (*drain)();
+};
+WEFT_API const dist_ops *dist();
+WEFT_API void set_dist(const dist_ops *ops);
+// The handler table of remote calls: one entry per (root type, closure type)
+// instantiation, keyed by a hash of the type's name (identical in every
+// rank running the same binary).
+WEFT_API std::uint64_t register_remote(const char *key, remote_serve_fn fn);
+WEFT_API remote_serve_fn find_remote(std::uint64_t id);
 } // namespace detail
 
 template <class T> struct type_registration; // specialised by WEFT_TYPE
@@ -324,6 +368,8 @@ public:
   struct state : detail::async_state, detail::result_slot<R> {};
   explicit future(std::shared_ptr<state> s) : s_(std::move(s)) {}
   bool ready() const { return s_->done.load(std::memory_order_acquire); }
+  /// Waits until ready (running other tasks on a weft thread).
+  void wait() { detail::async_wait(s_.get()); }
   value_type get() {
     detail::async_wait(s_.get());
     if (s_->error)
@@ -336,8 +382,112 @@ private:
   std::shared_ptr<state> s_;
 };
 
+namespace detail {
+template <class T, class F>
+inline constexpr bool remote_ok = [] {
+  using R = std::invoke_result_t<F &, T *>;
+  return std::is_trivially_copyable_v<F> &&
+         (std::is_void_v<R> || std::is_trivially_copyable_v<R>);
+}();
+
+// Runs on the target rank: rebuilds f from its captured bytes and spawns
+// f(copy) as a task whose result goes back to `from`.
+template <class T, class F>
+void serve_remote(int from, std::uint64_t seq, void *root, graph_buffer b,
+                  const void *captures, std::size_t) {
+  using R = std::invoke_result_t<F &, T *>;
+  alignas(F) unsigned char raw[sizeof(F)];
+  std::memcpy(raw, captures, sizeof(F));
+  graph<T> c(static_cast<T *>(root), b);
+  weft::spawn([from, seq, f = *std::launder(reinterpret_cast<F *>(raw)),
+               c = std::move(c)]() mutable {
+    const dist_ops *d = dist();
+    int prev = swap_here(d->rank);
+    try {
+      if constexpr (std::is_void_v<R>) {
+        f(c.get());
+        c.reset();
+        d->reply_value(from, seq, nullptr, 0);
+      } else if constexpr (std::is_pointer_v<R>) {
+        R r = f(c.get());
+        d->reply_graph(from, seq, r);
+      } else {
+        R v = f(c.get());
+        c.reset();
+        d->reply_value(from, seq, &v, sizeof v);
+      }
+    } catch (const std::exception &e) {
+      d->reply_error(from, seq, e.what());
+    } catch (...) {
+      d->reply_error(from, seq, "an exception not derived from std::exception");
+    }
+    swap_here(prev);
+  });
+}
+
+template <class T, class F> struct remote_entry {
+  static inline const std::uint64_t id =
+      register_remote(typeid(remote_entry<T, F>).name(), &serve_remote<T, F>);
+};
+
+template <class R, class S>
+void on_remote_reply(void *ctx, const remote_reply &r) {
+  auto *sp = static_cast<std::shared_ptr<S> *>(ctx);
+  S &s = **sp;
+  if (r.error) {
+    s.error = std::make_exception_ptr(std::runtime_error(
+        std::string(static_cast<const char *>(r.value), r.value_bytes)));
+  } else if constexpr (std::is_pointer_v<R>) {
+    if (r.root)
+      s.value.emplace(graph<std::remove_pointer_t<R>>(
+          static_cast<std::remove_pointer_t<R> *>(r.root), r.graph));
+    else
+      s.value.emplace();
+  } else if constexpr (!std::is_void_v<R>) {
+    alignas(R) unsigned char raw[sizeof(R)];
+    std::memcpy(raw, r.value, sizeof(R));
+    s.value.emplace(*std::launder(reinterpret_cast<R *>(raw)));
+  }
+  async_complete(&s);
+  delete sp;
+}
+} // namespace detail
+
+namespace detail {
+// The call to a place on another rank (two messages: the call and its
+// reply; docs/places.md, the wire protocol).
+template <class R, class T, class F>
+future<R> remote_async(place p, const T *root, F &f, const copy_options &opt) {
+  using S = typename future<R>::state;
+  auto s = std::make_shared<S>();
+  if constexpr (remote_ok<T, F>) {
+    auto *ctx = new std::shared_ptr<S>(s);
+    try {
+      dist()->call("weft::at", p.id, remote_entry<T, F>::id, root, opt, &f,
+                   sizeof(F), ctx, &on_remote_reply<R, S>);
+    } catch (...) {
+      delete ctx;
+      throw;
+    }
+  } else {
+    throw std::invalid_argument(
+        std::string("weft::at: place ") + std::to_string(p.id) +
+        " is on another rank: the closure must be trivially copyable and "
+        "return void, a trivially copyable value or a registered pointer (" +
+        typeid(F).name() + ")");
+  }
+  return future<R>(std::move(s));
+}
+} // namespace detail
+
 /// Copies the graph from root into p now, and runs f(copy) there as a task;
 /// the result comes back through the future (see at()).
+///
+/// Across ranks (p on another rank after places_mpi_init): f's captures are
+/// copied byte for byte (f must be trivially copyable: capture values, not
+/// pointers into this process) and its result must be void, trivially
+/// copyable or a pointer to a registered type; otherwise
+/// std::invalid_argument. Every rank runs the same binary.
 template <registered T, class F>
 auto async_at(place p, const T *root, F f, copy_options opt = {})
     -> future<std::invoke_result_t<F &, T *>> {
@@ -345,6 +495,12 @@ auto async_at(place p, const T *root, F f, copy_options opt = {})
   static_assert(!std::is_pointer_v<R> || registered<std::remove_pointer_t<R>>,
                 "weft::at: f returns a pointer to an unregistered type");
   detail::check_place("weft::async_at", p);
+  if (const detail::dist_ops *d = detail::dist(); d && p.id != d->rank) {
+    future<R> fut = detail::remote_async<R>(p, root, f, opt);
+    // A task that waits for the reply, so that finish() waits for it too.
+    weft::spawn([fut]() mutable { fut.wait(); });
+    return fut;
+  }
   int caller = here().id;
   auto s = std::make_shared<typename future<R>::state>();
   graph<T> closure;
@@ -378,6 +534,11 @@ auto async_at(place p, const T *root, F f, copy_options opt = {})
 /// at(p, root, f): async_at(p, root, f).get().
 template <registered T, class F>
 auto at(place p, const T *root, F f, copy_options opt = {}) {
+  using R = std::invoke_result_t<F &, T *>;
+  if (const detail::dist_ops *d = detail::dist(); d && p.id != d->rank) {
+    detail::check_place("weft::at", p);
+    return detail::remote_async<R>(p, root, f, opt).get();
+  }
   return async_at(p, root, std::move(f), opt).get();
 }
 

@@ -28,22 +28,34 @@ void *reserve(std::size_t bytes, const char *what, int place) {
 } // namespace
 
 arena::arena(int place, std::size_t capacity)
-    : place_(place), cap_(capacity & ~(kExtentAlign - 1)) {
+    : place_(place), cap_(capacity & ~(kExtentAlign - 1)), limit_(cap_) {
   base_ = static_cast<char *>(reserve(cap_, "arena", place));
   madvise(base_, cap_, MADV_HUGEPAGE); // large graphs: fewer TLB misses
+  make_starts();
+}
+
+arena::arena(int place, char *memory, std::size_t capacity, std::size_t managed)
+    : place_(place), cap_(capacity & ~(kExtentAlign - 1)), base_(memory),
+      limit_(std::min(cap_, managed & ~(kExtentAlign - 1))), owned_(false) {
+  make_starts();
+}
+
+void arena::make_starts() {
   starts_bytes_ = (cap_ / 8 + 63) / 64 * 8;
   try {
     starts_ = static_cast<std::atomic<std::uint64_t> *>(
-        reserve(starts_bytes_, "start bitmap", place));
+        reserve(starts_bytes_, "start bitmap", place_));
   } catch (...) {
-    munmap(base_, cap_);
+    if (owned_)
+      munmap(base_, cap_);
     throw;
   }
 }
 
 arena::~arena() {
   munmap(starts_, starts_bytes_);
-  munmap(base_, cap_);
+  if (owned_)
+    munmap(base_, cap_);
 }
 
 char *arena::take(std::size_t bytes) {
@@ -57,7 +69,7 @@ char *arena::take(std::size_t bytes) {
     free_total_ -= bytes;
     return base_ + off;
   }
-  if (bytes > cap_ - top_)
+  if (bytes > limit_ - top_)
     return nullptr;
   char *p = base_ + top_;
   top_ += bytes;
@@ -66,7 +78,7 @@ char *arena::take(std::size_t bytes) {
 
 char *arena::alloc_extent(std::size_t bytes) {
   bytes = (bytes + kExtentAlign - 1) & ~(kExtentAlign - 1);
-  if (bytes == 0 || bytes > cap_)
+  if (bytes == 0 || bytes > limit_)
     return nullptr;
   std::lock_guard<std::mutex> lk(lock_);
   return take(bytes);
@@ -125,7 +137,7 @@ std::size_t arena::used() const {
 
 std::size_t arena::free_bytes() const {
   std::lock_guard<std::mutex> lk(lock_);
-  return cap_ - top_ + free_total_;
+  return limit_ - top_ + free_total_;
 }
 
 void arena::clear_starts(const void *p, std::size_t bytes) {

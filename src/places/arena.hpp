@@ -15,6 +15,10 @@ namespace weft::places {
 class arena {
 public:
   arena(int place, std::size_t capacity);
+  // An arena over memory it does not own (a rank's MPI window): contains()
+  // covers [memory, memory + capacity); the extent allocator hands out only
+  // the first `managed` bytes (the rest is filled by remote puts).
+  arena(int place, char *memory, std::size_t capacity, std::size_t managed);
   ~arena();
   arena(const arena &) = delete;
   arena &operator=(const arena &) = delete;
@@ -52,18 +56,25 @@ public:
   // Sets the marks of the blocks laid out back to back in [p, p + bytes)
   // (a graph buffer moved in by one bulk copy).
   void mark_blocks(const char *p, std::size_t bytes);
+  // Whether p lies past the extent allocator's part (a remote-put region).
+  bool in_remote_part(const void *p) const {
+    return contains(p) && static_cast<const char *>(p) >= base_ + limit_;
+  }
 
 private:
   std::size_t granule(const void *p) const {
     return static_cast<std::size_t>(static_cast<const char *>(p) - base_) / 8;
   }
   char *take(std::size_t bytes); // under lock_
+  void make_starts();
 
   int place_;
   std::size_t cap_;
   char *base_;
   std::atomic<std::uint64_t> *starts_;
   std::size_t starts_bytes_;
+  std::size_t limit_; // the extent allocator's end (cap_ when owned)
+  bool owned_ = true;
   mutable std::mutex lock_;
   std::size_t top_ = 0;                     // bump end of the extents
   std::map<std::size_t, std::size_t> free_; // offset -> length

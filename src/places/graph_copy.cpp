@@ -3,6 +3,7 @@
 // pointers are pre-adjusted to the final destination (4.2).
 #include "arena.hpp"
 #include "copy_map.hpp"
+#include "dist_seam.hpp"
 #include "place_set.hpp"
 #include "type_registry.hpp"
 
@@ -497,8 +498,41 @@ void *copy_graph(const char *call, int p, const void *root,
 }
 
 void release_graph(graph_buffer *b) {
+  if (b->remote) {
+    const dist_ops *d = dist();
+    if (!d)
+      throw std::logic_error("weft::graph::reset: a graph that arrived from "
+                             "another rank outlived places_mpi_finalize");
+    d->release(b);
+    return;
+  }
   places::arena_of_place("weft::graph::reset", b->place)
       .free_extent(static_cast<char *>(b->base), b->bytes);
+}
+
+graph_size measure_for(const char *call, const void *root) {
+  return places::measure_graph(call, root);
+}
+
+void *copy_graph_to(const char *call, const void *root, const graph_size &g,
+                    char *buf, std::intptr_t delta, copy_map map) {
+  return places::copy_into(call, root, g, buf, delta, nullptr, map);
+}
+
+void mark_graph(void *base, std::size_t bytes) {
+  places::arena *a = places::arena_holding(base);
+  if (!a || !a->contains(static_cast<char *>(base) + bytes - 1))
+    throw std::logic_error("weft dist: a graph buffer outside this rank's "
+                           "place");
+  a->mark_blocks(static_cast<char *>(base), bytes);
+}
+
+void unmark_graph(void *base, std::size_t bytes) {
+  places::arena *a = places::arena_holding(base);
+  if (!a)
+    throw std::logic_error("weft dist: a graph buffer outside this rank's "
+                           "place");
+  a->clear_starts(base, (bytes + 7) & ~std::size_t(7));
 }
 
 } // namespace detail

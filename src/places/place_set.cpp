@@ -1,9 +1,13 @@
 #include "place_set.hpp"
 
+#include "dist_seam.hpp"
+
 #include "base/env.hpp"
 #include "core/runtime.hpp"
 #include "type_registry.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -27,7 +31,13 @@ place_set *make_places(int n, std::size_t bytes) {
   return s.release();
 }
 
-thread_local int tl_here = 0;
+// -1: this process's home place (0, or the rank).
+thread_local int tl_here = -1;
+int g_home = 0;
+
+std::mutex g_waiters_lock;
+std::vector<int> g_waiters; // weft workers in async_wait (dist mode)
+std::atomic<const detail::dist_ops *> g_dist{nullptr};
 } // namespace
 
 place_set &current_places() {
@@ -56,12 +66,17 @@ arena &arena_of_place(const char *call, int p) {
                                 std::to_string(p) + " does not exist (" +
                                 std::to_string(s.arenas.size()) +
                                 " places: WEFT_PLACES)");
+  if (!s.arenas[p])
+    throw std::invalid_argument(std::string(call) + ": place " +
+                                std::to_string(p) +
+                                " is on another MPI rank (only at() and "
+                                "async_at() reach it)");
   return *s.arenas[p];
 }
 
 arena *arena_holding(const void *ptr) {
   for (auto &a : current_places().arenas)
-    if (a->contains(ptr))
+    if (a && a->contains(ptr))
       return a.get();
   return nullptr;
 }
@@ -74,7 +89,9 @@ using places::arena;
 
 int num_places() { return int(places::current_places().arenas.size()); }
 
-place here() { return place{places::tl_here}; }
+place here() {
+  return place{places::tl_here < 0 ? places::g_home : places::tl_here};
+}
 
 void places_init(int n, std::size_t bytes) {
   if (n < 1 || n > places::kMaxPlaces)
@@ -101,6 +118,7 @@ void places_init(int n, std::size_t bytes) {
 void places_shutdown() {
   std::lock_guard<std::mutex> lk(places::g_lock);
   delete places::g_places.exchange(nullptr, std::memory_order_acq_rel);
+  places::g_home = 0;
 }
 
 int place_of(const void *ptr) {
@@ -115,7 +133,40 @@ std::size_t place_bytes_used(place p) {
 namespace detail {
 
 void check_place(const char *call, place p) {
-  (void)places::arena_of_place(call, p.id);
+  places::place_set &s = places::current_places();
+  if (p.id < 0 || p.id >= int(s.arenas.size()))
+    (void)places::arena_of_place(call, p.id); // throws, naming p
+}
+
+void places_adopt_window(int rank, int world, char *memory, std::size_t bytes,
+                         std::size_t managed) {
+  std::lock_guard<std::mutex> lk(places::g_lock);
+  if (places::g_places.load(std::memory_order_relaxed))
+    throw std::logic_error("weft::places_mpi_init: places exist already (made "
+                           "by places_init or a first use before it)");
+  auto s = std::make_unique<places::place_set>();
+  s->arenas.resize(world);
+  s->arenas[rank] =
+      std::make_unique<places::arena>(rank, memory, bytes, managed);
+  places::g_home = rank;
+  places::g_places.store(s.release(), std::memory_order_release);
+}
+
+const dist_ops *dist() {
+  return places::g_dist.load(std::memory_order_acquire);
+}
+
+void set_dist(const dist_ops *ops) {
+  places::g_dist.store(ops, std::memory_order_release);
+}
+
+void wake_waiters() {
+  runtime *rt = g_runtime.load(std::memory_order_acquire);
+  if (!rt)
+    return;
+  std::lock_guard<std::mutex> lk(places::g_waiters_lock);
+  for (int id : places::g_waiters)
+    rt->wake(id);
 }
 
 int swap_here(int p) {
@@ -178,7 +229,38 @@ void async_wait(async_state *s) {
     return;
   }
   s->waiter.store(w->id(), std::memory_order_seq_cst);
-  w->wait_until([s] { return s->done.load(std::memory_order_seq_cst); });
+  const dist_ops *d = dist();
+  if (!d) {
+    w->wait_until([s] { return s->done.load(std::memory_order_seq_cst); });
+    return;
+  }
+  // Across ranks, waiting threads also start the calls that arrived. While
+  // calls or replies came within the last millisecond, poll with yields (a
+  // round trip takes microseconds; the worker's wait soon sleeps and each
+  // wake-up costs a scheduling); after that, sleep until a call arrives.
+  {
+    std::lock_guard<std::mutex> lk(places::g_waiters_lock);
+    places::g_waiters.push_back(w->id());
+  }
+  using clk = std::chrono::steady_clock;
+  auto active = clk::now();
+  while (!s->done.load(std::memory_order_acquire)) {
+    if (d->drain() || w->help_once()) {
+      active = clk::now();
+      continue;
+    }
+    if (clk::now() - active < std::chrono::milliseconds(1)) {
+      std::this_thread::yield();
+      continue;
+    }
+    w->wait_until([s, d] {
+      return d->drain() || s->done.load(std::memory_order_seq_cst);
+    });
+    active = clk::now();
+  }
+  std::lock_guard<std::mutex> lk(places::g_waiters_lock);
+  auto &v = places::g_waiters;
+  v.erase(std::find(v.begin(), v.end(), w->id()));
 }
 
 } // namespace detail

@@ -78,6 +78,21 @@ TEST_F(SimCli, WritesTheCsv) {
     EXPECT_NE(o.output.find("matplotlib"), std::string::npos) << o.output;
 }
 
+// The myrmics model (its own replay) writes its rows beside the others'.
+TEST_F(SimCli, MyrmicsModel) {
+  outcome o = weft_sim(trace_ +
+                       " --model ideal,myrmics --param schedulers=1x2 "
+                       "--cores 2,4 --out " +
+                       dir_);
+  std::string stem = std::filesystem::path(trace_).stem().string();
+  std::ifstream f(dir_ + "/sim-" + stem + ".csv");
+  ASSERT_TRUE(f) << o.output;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  EXPECT_NE(ss.str().find("\nmyrmics,2,"), std::string::npos) << ss.str();
+  EXPECT_NE(ss.str().find("\nmyrmics,4,"), std::string::npos) << ss.str();
+}
+
 // Without -o the outputs go to the current folder, and their paths are
 // printed; the sw model looks for calibration.json there.
 TEST_F(SimCli, WritesIntoTheCurrentFolderByDefault) {
@@ -106,6 +121,10 @@ TEST_F(SimCli, BadInputIsAnErrorNamingTheValue) {
       {trace_ + " --cores 4,2", "counts must increase"},
       {trace_ + " --model sw --param calibration=" + dir_ + "/none.json",
        "run `weft calibrate`"},
+      {trace_ + " --model myrmics --param schedulers=2x4",
+       "--param schedulers=2x4"},
+      {trace_ + " --model myrmics --param schedulers=1x4 --cores 2",
+       "2 workers for 4 leaf schedulers"},
       {dir_ + "/missing.wtr", "cannot open " + dir_ + "/missing.wtr"},
   };
   for (const bad &c : cases) {

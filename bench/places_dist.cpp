@@ -1,0 +1,180 @@
+// at() between two MPI ranks against raw MPI in the same run (issue 13's
+// targets): an at() with an empty closure against an MPI ping-pong of the
+// same size as the call's message, and a primitive array carried by at()
+// against one MPI_Put + MPI_Win_flush of its bytes. Repetitions interleave
+// the kinds in a shuffled order (the same on both ranks); each measurement
+// is the mean over enough iterations for ~10 ms. Prints JSON (per kind and
+// size: the median time per operation and its min-max over repetitions).
+//
+//   mpirun -n 2 places_dist [--reps 7] [--quick]
+#include <weft/dist.hpp>
+
+#include <CLI/CLI.hpp>
+#include <mpi.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct vec {
+  weft::array<double> xs;
+};
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+} // namespace
+
+WEFT_TYPE(vec, &vec::xs);
+
+int main(int argc, char **argv) {
+  CLI::App app{"weft places across ranks: at() against raw MPI"};
+  int reps = 7;
+  bool quick = false;
+  app.add_option("--reps", reps, "interleaved repetitions")
+      ->check(CLI::Range(1, 1000));
+  app.add_flag("--quick", quick, "fewer sizes, shorter measurements");
+  CLI11_PARSE(app, argc, argv);
+
+  weft::places_mpi_init();
+  int me = weft::here().id;
+  if (weft::num_places() != 2) {
+    std::fprintf(stderr, "places_dist: run on 2 ranks (mpirun -n 2)\n");
+    weft::places_mpi_finalize();
+    return 2;
+  }
+  if (weft::places_mpi_thread_level() < MPI_THREAD_MULTIPLE) {
+    std::fprintf(stderr, "places_dist: the raw MPI baselines need "
+                         "MPI_THREAD_MULTIPLE\n");
+    weft::places_mpi_finalize();
+    return 2;
+  }
+  std::vector<std::size_t> sizes = {1, 64, 512, 2048, 8192, 65536, 1048576};
+  if (quick)
+    sizes = {1, 2048, 65536};
+  const double target_s = quick ? 0.004 : 0.01;
+
+  // The raw baselines' own window and communicator.
+  MPI_Comm raw;
+  MPI_Comm_dup(MPI_COMM_WORLD, &raw);
+  std::size_t max_bytes = sizes.back() * sizeof(double);
+  void *raw_base = nullptr;
+  MPI_Win raw_win;
+  MPI_Win_allocate(MPI_Aint(max_bytes), 1, MPI_INFO_NULL, raw, &raw_base,
+                   &raw_win);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, raw_win);
+  std::vector<double> src(sizes.back(), 1.5);
+
+  std::map<std::size_t, vec *> vecs;
+  for (std::size_t n : sizes) {
+    vec *v = weft::make<vec>(weft::here());
+    v->xs = weft::make_array<double>(weft::here(), n);
+    std::fill(v->xs.begin(), v->xs.end(), 2.5);
+    vecs[n] = v;
+  }
+  constexpr int kMsg = 56; // the call message: header + objects word
+  char msg[kMsg] = {};
+
+  struct kind {
+    std::string name;
+    std::size_t n;
+  };
+  std::vector<kind> kinds = {{"at_empty", 0}, {"mpi_pingpong", 0}};
+  for (std::size_t n : sizes) {
+    kinds.push_back({"at_array", n});
+    kinds.push_back({"mpi_put", n});
+  }
+  std::map<std::string, std::map<std::size_t, std::vector<double>>> times;
+  std::mt19937 rng(12345); // the same order on both ranks
+  auto run = [&](const kind &k, long iters) {
+    weft::places_mpi_barrier();
+    auto t0 = clock_type::now();
+    if (k.name == "mpi_pingpong") {
+      for (long i = 0; i < iters; ++i) {
+        if (me == 0) {
+          MPI_Send(msg, kMsg, MPI_BYTE, 1, 1, raw);
+          MPI_Recv(msg, kMsg, MPI_BYTE, 1, 1, raw, MPI_STATUS_IGNORE);
+        } else {
+          MPI_Recv(msg, kMsg, MPI_BYTE, 0, 1, raw, MPI_STATUS_IGNORE);
+          MPI_Send(msg, kMsg, MPI_BYTE, 0, 1, raw);
+        }
+      }
+    } else if (me == 0 && k.name == "at_empty") {
+      for (long i = 0; i < iters; ++i)
+        weft::at(weft::place{1}, static_cast<vec *>(nullptr), [](vec *) {});
+    } else if (me == 0 && k.name == "at_array") {
+      vec *v = vecs[k.n];
+      for (long i = 0; i < iters; ++i)
+        weft::at(weft::place{1}, v, [](vec *) {});
+    } else if (me == 0 && k.name == "mpi_put") {
+      for (long i = 0; i < iters; ++i) {
+        MPI_Put(src.data(), int(k.n * sizeof(double)), MPI_BYTE, 1, 0,
+                int(k.n * sizeof(double)), MPI_BYTE, raw_win);
+        MPI_Win_flush(1, raw_win);
+      }
+    }
+    double t = seconds_since(t0);
+    weft::places_mpi_barrier(); // rank 1 serves the at() calls meanwhile
+    return t / double(iters);
+  };
+  // Calibrate the iteration counts on rank 0; rank 1 follows.
+  std::map<std::string, std::map<std::size_t, long>> iters;
+  for (const kind &k : kinds) {
+    long n = 1;
+    for (;;) {
+      double per = run(k, n);
+      long want = 0;
+      if (me == 0)
+        want = per * double(n) >= target_s / 4
+                   ? 0
+                   : std::max<long>(2 * n, long(target_s / 4 / per));
+      MPI_Bcast(&want, 1, MPI_LONG, 0, raw);
+      if (!want) {
+        long full = 0;
+        if (me == 0)
+          full = std::max<long>(1, long(target_s / per));
+        MPI_Bcast(&full, 1, MPI_LONG, 0, raw);
+        iters[k.name][k.n] = full;
+        break;
+      }
+      n = want;
+    }
+  }
+  for (int r = 0; r < reps; ++r) {
+    std::shuffle(kinds.begin(), kinds.end(), rng);
+    for (const kind &k : kinds)
+      times[k.name][k.n].push_back(run(k, iters[k.name][k.n]));
+  }
+  if (me == 0) {
+    nlohmann::json out;
+    out["reps"] = reps;
+    out["ranks"] = 2;
+    out["mpi_thread_level"] = weft::places_mpi_thread_level();
+    for (auto &[name, by_n] : times)
+      for (auto &[n, v] : by_n) {
+        std::vector<double> s = v;
+        std::sort(s.begin(), s.end());
+        out["results"][name][std::to_string(n)] = {
+            {"median_us", s[s.size() / 2] * 1e6},
+            {"min_us", s.front() * 1e6},
+            {"max_us", s.back() * 1e6},
+            {"bytes", n * sizeof(double)}};
+      }
+    std::printf("%s\n", out.dump(1).c_str());
+  }
+  MPI_Win_unlock_all(raw_win);
+  MPI_Win_free(&raw_win);
+  MPI_Comm_free(&raw);
+  weft::places_mpi_finalize();
+  return 0;
+}

@@ -1,0 +1,54 @@
+// weft places across MPI ranks (library weft_dist; docs/places.md): a place
+// per rank, at()/async_at()/finish() from weft/places.hpp reaching places on
+// other ranks. Every rank runs the same binary under mpirun:
+//
+//   weft::places_mpi_init();             // collective
+//   if (weft::here().id == 0)
+//     long v = weft::at(weft::place{1}, root, [](node *c) { return c->v; });
+//   weft::places_mpi_finalize();         // collective; serves until all came
+//
+// A call to another rank is started by a weft thread of that rank while it
+// waits (in at(), future::get/wait, finish() or places_mpi_finalize): a rank
+// that computes without waiting delays the calls sent to it.
+//
+// A rank that dies or hangs makes the others exit (code 70) with a message
+// naming it within WEFT_DIST_TIMEOUT seconds (default 6).
+#ifndef WEFT_DIST_HPP
+#define WEFT_DIST_HPP
+
+#include <weft/places.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace weft {
+
+/// Initialises MPI (requesting MPI_THREAD_MULTIPLE), starts the progress
+/// thread and allocates this rank's place in an MPI window of
+/// bytes_per_rank (0: WEFT_PLACE_BYTES, default 256 MiB; a quarter for
+/// objects made here, the rest for graphs arriving from other ranks).
+/// Collective. Throws std::logic_error when places exist already.
+void places_mpi_init(std::size_t bytes_per_rank = 0);
+/// Collective: waits, serving calls from other ranks, until every rank has
+/// called it; then finalises MPI and unmaps the places.
+void places_mpi_finalize();
+
+/// Collective: waits, serving calls from other ranks, until every rank has
+/// called it (phases of an SPMD program).
+void places_mpi_barrier();
+
+/// What this rank's comm layer did since places_mpi_init.
+struct dist_stats {
+  std::uint64_t calls_sent = 0, calls_received = 0;
+  std::uint64_t replies_sent = 0, replies_received = 0;
+  std::uint64_t control_sent = 0; // heap forfeits (error paths only)
+  std::uint64_t heartbeats_sent = 0;
+  std::uint64_t puts = 0, put_bytes = 0, atomics = 0;
+};
+dist_stats places_mpi_stats();
+/// The thread level MPI provided (MPI_THREAD_*).
+int places_mpi_thread_level();
+
+} // namespace weft
+
+#endif // WEFT_DIST_HPP

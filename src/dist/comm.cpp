@@ -1,0 +1,575 @@
+#include "comm.hpp"
+
+#include <mpi.h>
+
+#include <sched.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace weft::dist {
+
+namespace {
+using clock = std::chrono::steady_clock;
+constexpr int kTag = 0x5746;
+constexpr auto kHeartbeat = std::chrono::milliseconds(500);
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             clock::now().time_since_epoch())
+      .count();
+}
+
+// An operation a caller hands to the progress thread.
+struct op {
+  enum kind { send, track, fetch_add, publish, put_send, barrier, ibarrier } k;
+  int to = 0;
+  std::vector<char> msg; // header + payload (send, put_send)
+  const void *src = nullptr;
+  std::size_t bytes = 0, disp = 0;
+  std::uint64_t value = 0, result = 0;
+  void (*on_done)(void *) = nullptr; // ibarrier
+  void *arg = nullptr;
+  std::atomic<bool> done{false};
+  bool owned = false;      // the progress thread deletes it when done
+  void *request = nullptr; // track: an MPI_Request * sent by a caller
+};
+
+comm *g_comm = nullptr;
+} // namespace
+
+struct comm::impl {
+  comm &c;
+  MPI_Comm net = MPI_COMM_NULL;
+  MPI_Win win = MPI_WIN_NULL;
+  std::thread progress, watchdog;
+  std::mutex lock;
+  std::deque<op *> queue;
+  std::atomic<bool> queued{false};
+  am_handler handlers[kMaxHandlers] = {};
+  struct pending_send {
+    MPI_Request req;
+    std::vector<char> buf;
+    int heartbeat_to; // -1: not a heartbeat
+  };
+  std::vector<pending_send> sends;
+  struct pending_barrier {
+    MPI_Request req;
+    void (*on_done)(void *);
+    void *arg;
+  };
+  std::vector<pending_barrier> barriers;
+  std::vector<char> heartbeat_busy; // per peer
+  std::vector<std::atomic<std::int64_t>> last_heard;
+  std::atomic<std::int64_t> loop_stamp{0};
+  std::atomic<const char *> in_call{"startup"};
+  std::atomic<bool> checking_peers{false}, stopping{false}, stopped{false};
+  std::atomic<bool> finish_requested{false}, finished{false};
+  void (*on_barrier)(void *) = nullptr;
+  void *barrier_arg = nullptr;
+  std::int64_t timeout_ms = 6000;
+  std::mutex ready_lock;
+  std::condition_variable ready_cv;
+  bool ready = false;
+  std::string start_error;
+  std::size_t want_bytes = 0;
+  // MPI_THREAD_MULTIPLE (and not WEFT_DIST_FUNNELED=1): callers make their
+  // own sends, puts and atomics; the progress thread receives.
+  bool direct = false;
+
+  explicit impl(comm &cc) : c(cc) {}
+
+  void check(int rc, const char *what, int peer = -1) {
+    if (rc == MPI_SUCCESS)
+      return;
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, text, &len);
+    if (peer >= 0)
+      c.die("%s with rank %d failed: %s", what, peer, text);
+    c.die("%s failed: %s", what, text);
+  }
+
+  void init_mpi() {
+    int provided = 0;
+    in_call = "MPI_Init_thread";
+    int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
+    if (rc != MPI_SUCCESS) {
+      start_error = "MPI_Init_thread failed";
+      return;
+    }
+    if (provided < MPI_THREAD_FUNNELED) {
+      start_error = "MPI provides no MPI_THREAD_FUNNELED";
+      return;
+    }
+    c.level_ = provided;
+    const char *f = std::getenv("WEFT_DIST_FUNNELED");
+    direct =
+        provided == MPI_THREAD_MULTIPLE && !(f && std::strcmp(f, "1") == 0);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    check(MPI_Comm_dup(MPI_COMM_WORLD, &net), "MPI_Comm_dup");
+    MPI_Comm_set_errhandler(net, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(net, &c.rank_);
+    MPI_Comm_size(net, &c.world_);
+    void *base = nullptr;
+    in_call = "MPI_Win_allocate";
+    check(MPI_Win_allocate(MPI_Aint(want_bytes), 1, MPI_INFO_NULL, net, &base,
+                           &win),
+          "MPI_Win_allocate");
+    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    c.base_ = static_cast<char *>(base);
+    c.bytes_ = want_bytes;
+    std::memset(c.base_, 0, 64);
+    c.remote_ = new std::uintptr_t[c.world_];
+    auto mine = reinterpret_cast<std::uintptr_t>(base);
+    in_call = "MPI_Allgather";
+    check(
+        MPI_Allgather(&mine, 1, MPI_UINT64_T, c.remote_, 1, MPI_UINT64_T, net),
+        "MPI_Allgather of the window bases");
+    check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "MPI_Win_lock_all");
+    check(MPI_Barrier(net), "MPI_Barrier after the window's set-up");
+    heartbeat_busy.assign(c.world_, 0);
+    last_heard = std::vector<std::atomic<std::int64_t>>(c.world_);
+    for (auto &t : last_heard)
+      t = now_ms();
+    in_call = nullptr;
+  }
+
+  void send_now(int to, std::vector<char> buf, int heartbeat_to) {
+    sends.push_back({MPI_REQUEST_NULL, std::move(buf), heartbeat_to});
+    pending_send &s = sends.back();
+    check(MPI_Isend(s.buf.data(), int(s.buf.size()), MPI_BYTE, to, kTag, net,
+                    &s.req),
+          "MPI_Isend", to);
+  }
+
+  void run(op *o) {
+    switch (o->k) {
+    case op::send:
+      send_now(o->to, std::move(o->msg), -1);
+      break;
+    case op::track: {
+      auto *r = static_cast<MPI_Request *>(o->request);
+      sends.push_back({*r, std::move(o->msg), -1});
+      delete r;
+      break;
+    }
+    case op::fetch_add: {
+      o->result = fetch_add_now(o->to, o->disp, o->value);
+      break;
+    }
+    case op::publish:
+      publish_now(o->disp, o->value);
+      break;
+    case op::put_send:
+      put_now(o->to, o->src, o->bytes, o->disp);
+      send_now(o->to, std::move(o->msg), -1);
+      break;
+    case op::barrier:
+      in_call = "MPI_Barrier";
+      check(MPI_Barrier(net), "MPI_Barrier");
+      break;
+    case op::ibarrier: {
+      MPI_Request r;
+      check(MPI_Ibarrier(net, &r), "MPI_Ibarrier");
+      barriers.push_back({r, o->on_done, o->arg});
+      break;
+    }
+    }
+    in_call = nullptr;
+    if (o->owned)
+      delete o;
+    else
+      o->done.store(true, std::memory_order_release);
+  }
+
+  std::uint64_t fetch_add_now(int to, std::size_t disp, std::uint64_t v) {
+    std::uint64_t result = 0;
+    check(MPI_Fetch_and_op(&v, &result, MPI_UINT64_T, to, MPI_Aint(disp),
+                           v ? MPI_SUM : MPI_NO_OP, win),
+          "MPI_Fetch_and_op", to);
+    check(MPI_Win_flush(to, win), "MPI_Win_flush", to);
+    c.stats_.atomics.fetch_add(1, std::memory_order_relaxed);
+    return result;
+  }
+
+  void publish_now(std::size_t disp, std::uint64_t v) {
+    check(MPI_Accumulate(&v, 1, MPI_UINT64_T, c.rank_, MPI_Aint(disp), 1,
+                         MPI_UINT64_T, MPI_REPLACE, win),
+          "MPI_Accumulate");
+    check(MPI_Win_flush(c.rank_, win), "MPI_Win_flush");
+  }
+
+  void put_now(int to, const void *src, std::size_t bytes, std::size_t disp) {
+    const char *p = static_cast<const char *>(src);
+    // One MPI_Put below 1 GiB (MPI counts are int).
+    for (std::size_t off = 0; off < bytes;) {
+      std::size_t n = std::min<std::size_t>(bytes - off, 1u << 30);
+      check(MPI_Put(p + off, int(n), MPI_BYTE, to, MPI_Aint(disp + off), int(n),
+                    MPI_BYTE, win),
+            "MPI_Put", to);
+      c.stats_.puts.fetch_add(1, std::memory_order_relaxed);
+      off += n;
+    }
+    check(MPI_Win_flush(to, win), "MPI_Win_flush", to);
+    c.stats_.put_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  }
+
+  bool poll_incoming(std::vector<char> &buf) {
+    bool any = false;
+    for (int n = 0; n < 64; ++n) {
+      int flag = 0;
+      MPI_Status st;
+      check(MPI_Iprobe(MPI_ANY_SOURCE, kTag, net, &flag, &st), "MPI_Iprobe");
+      if (!flag)
+        return any;
+      int count = 0;
+      MPI_Get_count(&st, MPI_BYTE, &count);
+      buf.resize(std::size_t(count));
+      check(MPI_Recv(buf.data(), count, MPI_BYTE, st.MPI_SOURCE, kTag, net,
+                     MPI_STATUS_IGNORE),
+            "MPI_Recv", st.MPI_SOURCE);
+      int from = st.MPI_SOURCE;
+      last_heard[from].store(now_ms(), std::memory_order_relaxed);
+      am_header h;
+      if (std::size_t(count) < sizeof h)
+        c.die("a message of %d bytes from rank %d (shorter than a header)",
+              count, from);
+      std::memcpy(&h, buf.data(), sizeof h);
+      if (h.handler >= kMaxHandlers || sizeof h + h.payload != buf.size())
+        c.die("a corrupt message from rank %d (handler %u, payload %u, %d "
+              "bytes)",
+              from, h.handler, h.payload, count);
+      c.stats_.am_received[h.handler].fetch_add(1, std::memory_order_relaxed);
+      if (h.handler == 0)
+        continue;
+      any = true;
+      am_handler fn = handlers[h.handler];
+      if (!fn)
+        c.die("a message from rank %d for handler %u, which is not set", from,
+              h.handler);
+      fn(from, h, buf.data() + sizeof h);
+    }
+    return any;
+  }
+
+  void test_sends() {
+    for (std::size_t i = 0; i < sends.size();) {
+      int flag = 0;
+      check(MPI_Test(&sends[i].req, &flag, MPI_STATUS_IGNORE), "MPI_Test");
+      if (!flag) {
+        ++i;
+        continue;
+      }
+      if (sends[i].heartbeat_to >= 0)
+        heartbeat_busy[sends[i].heartbeat_to] = 0;
+      sends[i] = std::move(sends.back());
+      sends.pop_back();
+    }
+  }
+
+  void test_barriers() {
+    for (std::size_t i = 0; i < barriers.size();) {
+      int flag = 0;
+      check(MPI_Test(&barriers[i].req, &flag, MPI_STATUS_IGNORE),
+            "MPI_Test of a barrier");
+      if (!flag) {
+        ++i;
+        continue;
+      }
+      barriers[i].on_done(barriers[i].arg);
+      barriers.erase(barriers.begin() + std::ptrdiff_t(i));
+    }
+  }
+
+  void heartbeats() {
+    am_header h;
+    for (int r = 0; r < c.world_; ++r) {
+      if (r == c.rank_ || heartbeat_busy[r])
+        continue;
+      heartbeat_busy[r] = 1;
+      std::vector<char> b(sizeof h);
+      std::memcpy(b.data(), &h, sizeof h);
+      c.stats_.am_sent[0].fetch_add(1, std::memory_order_relaxed);
+      send_now(r, std::move(b), r);
+    }
+  }
+
+  void loop() {
+    init_mpi();
+    {
+      std::lock_guard<std::mutex> lk(ready_lock);
+      ready = true;
+    }
+    ready_cv.notify_all();
+    if (!start_error.empty())
+      return;
+    checking_peers = true;
+    std::vector<char> buf;
+    std::vector<op *> batch;
+    auto last_beat = clock::now() - kHeartbeat;
+    auto last_work = clock::now();
+    MPI_Request barrier = MPI_REQUEST_NULL;
+    bool in_barrier = false;
+    for (;;) {
+      loop_stamp.store(now_ms(), std::memory_order_relaxed);
+      bool worked = false;
+      if (queued.load(std::memory_order_acquire)) {
+        {
+          std::lock_guard<std::mutex> lk(lock);
+          batch.assign(queue.begin(), queue.end());
+          queue.clear();
+          queued.store(false, std::memory_order_relaxed);
+        }
+        for (op *o : batch)
+          run(o);
+        worked = !batch.empty();
+      }
+      worked |= poll_incoming(buf);
+      test_sends();
+      if (!barriers.empty())
+        test_barriers();
+      auto t = clock::now();
+      if (t - last_beat >= kHeartbeat) {
+        heartbeats();
+        last_beat = t;
+      }
+      if (finish_requested.load(std::memory_order_acquire) && !in_barrier) {
+        check(MPI_Ibarrier(net, &barrier), "MPI_Ibarrier");
+        in_barrier = true;
+      }
+      if (in_barrier) {
+        int flag = 0;
+        check(MPI_Test(&barrier, &flag, MPI_STATUS_IGNORE),
+              "MPI_Test of the final barrier");
+        if (flag) {
+          on_barrier(barrier_arg);
+          break;
+        }
+      }
+      if (worked) {
+        last_work = t;
+      } else if (t - last_work > std::chrono::milliseconds(50)) {
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+      } else {
+        // Polling must not keep a woken weft thread of this rank (or of a
+        // rank sharing the core) off the CPU.
+        sched_yield();
+      }
+    }
+    // Every rank is here: no more user messages. Peers may exit now.
+    checking_peers = false;
+    for (auto &s : sends)
+      if (s.heartbeat_to >= 0)
+        MPI_Cancel(&s.req);
+    for (auto &s : sends)
+      MPI_Wait(&s.req, MPI_STATUS_IGNORE);
+    sends.clear();
+    in_call = "MPI_Win_free";
+    check(MPI_Win_unlock_all(win), "MPI_Win_unlock_all");
+    check(MPI_Win_free(&win), "MPI_Win_free");
+    MPI_Comm_free(&net);
+    in_call = "MPI_Finalize";
+    MPI_Finalize();
+    in_call = nullptr;
+    finished = true;
+  }
+
+  void watch() {
+    while (!stopped.load(std::memory_order_acquire)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      std::int64_t t = now_ms();
+      const char *call = in_call.load(std::memory_order_relaxed);
+      std::int64_t stamp = loop_stamp.load(std::memory_order_relaxed);
+      if (stamp && t - stamp > timeout_ms)
+        c.die("the progress thread has been stuck %s for %.1f s",
+              call ? call : "outside MPI", double(t - stamp) / 1e3);
+      if (!checking_peers.load(std::memory_order_acquire))
+        continue;
+      for (int r = 0; r < c.world_; ++r)
+        if (r != c.rank_ &&
+            t - last_heard[r].load(std::memory_order_relaxed) > timeout_ms)
+          c.die("heard nothing from rank %d for %.1f s (it died or hangs)", r,
+                double(t - last_heard[r].load()) / 1e3);
+    }
+  }
+
+  void submit(op *o) {
+    {
+      std::lock_guard<std::mutex> lk(lock);
+      queue.push_back(o);
+      queued.store(true, std::memory_order_release);
+    }
+  }
+  void wait(op *o) {
+    for (int spin = 0; !o->done.load(std::memory_order_acquire); ++spin)
+      if (spin > 64)
+        sched_yield();
+  }
+};
+
+void comm::die(const char *fmt, ...) {
+  char text[512];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  std::fprintf(stderr, "weft dist: rank %d of %d: %s; exiting\n", rank_, world_,
+               text);
+  std::fflush(stderr);
+  std::_Exit(70);
+}
+
+comm &comm::start(std::size_t window_bytes, const am_handler *handlers) {
+  if (g_comm)
+    throw std::logic_error("weft::places_mpi_init: called twice");
+  auto *c = new comm;
+  c->impl_ = new impl(*c);
+  impl &m = *c->impl_;
+  for (std::uint32_t i = 1; i < kMaxHandlers; ++i)
+    m.handlers[i] = handlers[i];
+  m.want_bytes = window_bytes;
+  if (const char *s = std::getenv("WEFT_DIST_TIMEOUT")) {
+    char *end = nullptr;
+    double v = std::strtod(s, &end);
+    if (!end || *end || !(v >= 0.5 && v <= 3600))
+      throw std::invalid_argument(
+          std::string("weft::places_mpi_init: WEFT_DIST_TIMEOUT=") + s +
+          " (seconds, from 0.5 to 3600)");
+    m.timeout_ms = std::int64_t(v * 1000);
+  }
+  m.progress = std::thread([&m] { m.loop(); });
+  {
+    std::unique_lock<std::mutex> lk(m.ready_lock);
+    m.ready_cv.wait(lk, [&m] { return m.ready; });
+  }
+  if (!m.start_error.empty()) {
+    m.progress.join();
+    throw std::runtime_error("weft::places_mpi_init: " + m.start_error);
+  }
+  m.watchdog = std::thread([&m] { m.watch(); });
+  g_comm = c;
+  return *c;
+}
+
+comm *comm::get() { return g_comm; }
+
+void comm::ibarrier(void (*on_done)(void *), void *arg) {
+  auto *o = new op;
+  o->k = op::ibarrier;
+  o->on_done = on_done;
+  o->arg = arg;
+  o->owned = true;
+  impl_->submit(o);
+}
+
+void comm::barrier() {
+  op o;
+  o.k = op::barrier;
+  impl_->submit(&o);
+  impl_->wait(&o);
+}
+
+namespace {
+std::vector<char> pack(const am_header &h, const void *payload) {
+  if (h.payload > kMaxPayload)
+    throw std::length_error("weft dist: a message payload of " +
+                            std::to_string(h.payload) + " bytes (at most " +
+                            std::to_string(kMaxPayload) + ")");
+  std::vector<char> b(sizeof h + h.payload);
+  std::memcpy(b.data(), &h, sizeof h);
+  if (h.payload)
+    std::memcpy(b.data() + sizeof h, payload, h.payload);
+  return b;
+}
+} // namespace
+
+void comm::send(int to, const am_header &h, const void *payload) {
+  auto *o = new op;
+  o->to = to;
+  o->msg = pack(h, payload);
+  o->owned = true;
+  stats_.am_sent[h.handler].fetch_add(1, std::memory_order_relaxed);
+  if (impl_->direct) {
+    // Sent from this thread; the progress thread completes the request.
+    auto *r = new MPI_Request;
+    impl_->check(MPI_Isend(o->msg.data(), int(o->msg.size()), MPI_BYTE, to,
+                           kTag, impl_->net, r),
+                 "MPI_Isend", to);
+    o->k = op::track;
+    o->request = r;
+  } else {
+    o->k = op::send;
+  }
+  impl_->submit(o);
+}
+
+std::uint64_t comm::fetch_add(int to, std::size_t disp, std::uint64_t v) {
+  if (impl_->direct)
+    return impl_->fetch_add_now(to, disp, v);
+  op o;
+  o.k = op::fetch_add;
+  o.to = to;
+  o.disp = disp;
+  o.value = v;
+  impl_->submit(&o);
+  impl_->wait(&o);
+  return o.result;
+}
+
+void comm::publish(std::size_t disp, std::uint64_t v) {
+  if (impl_->direct) {
+    impl_->publish_now(disp, v);
+    return;
+  }
+  auto *o = new op;
+  o->k = op::publish;
+  o->disp = disp;
+  o->value = v;
+  o->owned = true;
+  impl_->submit(o);
+}
+
+void comm::put_then_send(int to, const void *src, std::size_t bytes,
+                         std::size_t disp, const am_header &h,
+                         const void *payload) {
+  if (impl_->direct) {
+    impl_->put_now(to, src, bytes, disp);
+    send(to, h, payload);
+    return;
+  }
+  op o;
+  o.k = op::put_send;
+  o.to = to;
+  o.src = src;
+  o.bytes = bytes;
+  o.disp = disp;
+  o.msg = pack(h, payload);
+  stats_.am_sent[h.handler].fetch_add(1, std::memory_order_relaxed);
+  impl_->submit(&o);
+  impl_->wait(&o);
+}
+
+void comm::finish(void (*on_barrier)(void *), void *arg, void (*wait)(void *)) {
+  impl &m = *impl_;
+  m.on_barrier = on_barrier;
+  m.barrier_arg = arg;
+  m.finish_requested.store(true, std::memory_order_release);
+  wait(arg);
+  m.progress.join();
+  m.stopped = true;
+  m.watchdog.join();
+  g_comm = nullptr;
+}
+
+} // namespace weft::dist

@@ -1,0 +1,100 @@
+// The comm layer over MPI-3 (Open MPI): active messages and bulk puts into
+// one MPI_Win_allocate window per rank, and one progress thread that
+// initialises MPI and receives every message. With MPI_THREAD_MULTIPLE the
+// calling threads make their own sends, puts and atomics; otherwise
+// (FUNNELED, or WEFT_DIST_FUNNELED=1) they hand them to the progress thread,
+// which then makes every MPI call. A peer silent for WEFT_DIST_TIMEOUT
+// seconds (default 6; every rank sends a heartbeat every 0.5 s) or a
+// progress thread stuck that long in MPI ends this rank with a message
+// naming the rank and the cause (exit code 70): never a hang.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace weft::dist {
+
+// The fixed header of every active message; `payload` bytes follow it in the
+// same MPI message.
+struct am_header {
+  std::uint32_t handler = 0;
+  std::uint32_t payload = 0;
+  std::uint64_t seq = 0;
+  std::uint64_t a[4] = {0, 0, 0, 0};
+};
+static_assert(sizeof(am_header) == 48);
+
+// Handler 0 is the heartbeat; handlers run on the progress thread and must
+// not block on the network.
+using am_handler = void (*)(int from, const am_header &h, const char *payload);
+inline constexpr std::uint32_t kMaxHandlers = 16;
+inline constexpr std::uint32_t kMaxPayload = 1 << 16;
+
+struct comm_stats {
+  std::atomic<std::uint64_t> am_sent[kMaxHandlers] = {};
+  std::atomic<std::uint64_t> am_received[kMaxHandlers] = {};
+  std::atomic<std::uint64_t> puts{0}, put_bytes{0}, atomics{0};
+};
+
+class comm {
+public:
+  // Starts the progress thread, which initialises MPI (requesting
+  // MPI_THREAD_MULTIPLE so that the program may call MPI too) and allocates
+  // a window of `window_bytes` on every rank; handlers[1..] serve the
+  // active messages. Collective; once per process.
+  static comm &start(std::size_t window_bytes, const am_handler *handlers);
+  // The running comm, or nullptr.
+  static comm *get();
+
+  int rank() const { return rank_; }
+  int world() const { return world_; }
+  int thread_level() const { return level_; }
+  char *window() const { return base_; }
+  std::size_t window_bytes() const { return bytes_; }
+  // Rank r's window base address in r's address space.
+  std::uintptr_t remote_window(int r) const { return remote_[r]; }
+  comm_stats &stats() { return stats_; }
+
+  // Collective: an MPI_Barrier on the progress thread (no messages are
+  // served meanwhile: for set-up only).
+  void barrier();
+  // Collective: starts an MPI_Ibarrier; on_done(arg) runs on the progress
+  // thread when every rank has started one (messages are served meanwhile).
+  void ibarrier(void (*on_done)(void *), void *arg);
+  // Sends an active message (payload copied); thread-safe, returns at once.
+  void send(int to, const am_header &h, const void *payload);
+  // An atomic fetch-and-add of v on the 64-bit word at byte `disp` of rank
+  // to's window (MPI_Fetch_and_op, MPI_SUM); returns the old value. v == 0
+  // reads the word (MPI_NO_OP). Blocks the caller until done.
+  std::uint64_t fetch_add(int to, std::size_t disp, std::uint64_t v);
+  // Writes v to this rank's window word at disp (MPI_Accumulate, REPLACE).
+  void publish(std::size_t disp, std::uint64_t v);
+  // Puts [src, src + bytes) at byte disp of rank to's window with one
+  // MPI_Put, completes it at the target (MPI_Win_flush), then sends h: the
+  // target sees the data when the message arrives. Blocks until the put is
+  // complete (src may be reused on return).
+  void put_then_send(int to, const void *src, std::size_t bytes,
+                     std::size_t disp, const am_header &h, const void *payload);
+  // Collective: starts a barrier; the progress thread keeps serving
+  // messages until every rank has called finish, then calls on_barrier(arg)
+  // and frees the window and finalises MPI. wait(arg) runs on the caller
+  // meanwhile (it must return once on_barrier ran). Bounded by the watchdog.
+  void finish(void (*on_barrier)(void *), void *arg, void (*wait)(void *));
+  // Ends the process with message (exit code 70), naming this rank.
+  [[noreturn]] void die(const char *fmt, ...)
+      __attribute__((format(printf, 2, 3)));
+
+  struct impl;
+
+private:
+  comm() = default;
+  int rank_ = 0, world_ = 1, level_ = 0;
+  char *base_ = nullptr;
+  std::size_t bytes_ = 0;
+  std::uintptr_t *remote_ = nullptr;
+  comm_stats stats_;
+  impl *impl_ = nullptr;
+};
+
+} // namespace weft::dist

@@ -1,0 +1,449 @@
+// at() across ranks on the comm layer (docs/places.md, the wire protocol):
+// the incoming heap of each rank's window (a ring reserved by a remote
+// fetch-and-add on its top, freed out of order, its tail published for the
+// reservers), the call and reply messages, and places_mpi_init/finalize.
+#include "comm.hpp"
+
+#include "places/dist_seam.hpp"
+
+#include <weft/dist.hpp>
+
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace weft {
+
+namespace {
+
+using detail::dist_ops;
+using detail::graph_buffer;
+using dist::am_header;
+using dist::comm;
+
+constexpr std::uint32_t kCall = 1, kReply = 2, kForfeit = 3;
+constexpr std::uint64_t kReplyValue = 0, kReplyGraph = 1, kReplyError = 2;
+// Window layout: [0, 8) the incoming heap's top, [8, 16) its tail, [16, 24)
+// the digest of the registered types,
+// [64, 64 + managed) this place's own objects, then the incoming ring of
+// `ring` bytes and `slack` bytes past it (a graph never wraps: one that
+// starts near the ring's end runs on into the slack).
+constexpr std::size_t kTopDisp = 0, kTailDisp = 8, kTypesDisp = 16,
+                      kArenaDisp = 64;
+constexpr std::size_t kDefaultBytes = std::size_t(256) << 20;
+
+std::size_t round64(std::size_t n) { return (n + 63) & ~std::size_t(63); }
+
+struct arrived {
+  int from;
+  std::uint64_t seq;
+  detail::remote_serve_fn fn;
+  void *root;
+  graph_buffer graph;
+  std::vector<char> captures;
+};
+
+struct pending {
+  void *ctx;
+  detail::remote_done_fn done;
+};
+
+struct state {
+  comm *c = nullptr;
+  std::size_t managed = 0, incoming = 0, ring = 0, slack = 0;
+  std::int64_t full_timeout_ms = 5000;
+  // This rank's incoming heap: released intervals [start, end) past tail.
+  std::mutex heap_lock;
+  std::map<std::uint64_t, std::uint64_t> released;
+  std::uint64_t tail = 0;
+  // What this rank last read of each target's tail.
+  std::unique_ptr<std::atomic<std::uint64_t>[]> tails;
+  std::mutex calls_lock;
+  std::unordered_map<std::uint64_t, pending> calls;
+  std::atomic<std::uint64_t> next_seq{1};
+  std::mutex inbox_lock;
+  std::deque<arrived> inbox;
+  std::atomic<bool> inbox_nonempty{false};
+  dist_ops ops{};
+};
+state *g = nullptr;
+
+char *incoming_at(std::uint64_t pos) {
+  return g->c->window() + g->incoming + pos % g->ring;
+}
+
+// Under heap_lock: frees [start, end) and publishes the tail when it moved
+// (in order: publications are queued under the lock).
+void release_locked(std::uint64_t start, std::uint64_t end) {
+  g->released.emplace(start, end);
+  std::uint64_t before = g->tail;
+  auto it = g->released.begin();
+  while (it != g->released.end() && it->first == g->tail) {
+    g->tail = it->second;
+    it = g->released.erase(it);
+  }
+  if (g->tail != before)
+    g->c->publish(kTailDisp, g->tail);
+}
+
+void release_interval(std::uint64_t start, std::uint64_t end) {
+  std::lock_guard<std::mutex> lk(g->heap_lock);
+  release_locked(start, end);
+}
+
+void forfeit(int to, std::uint64_t pos, std::uint64_t n) {
+  am_header h;
+  h.handler = kForfeit;
+  h.a[0] = pos;
+  h.a[1] = n;
+  g->c->send(to, h, nullptr);
+}
+
+// Reserves n bytes (a multiple of 64) of rank to's incoming heap; returns
+// the position (monotonic; the address is its remainder modulo the ring).
+std::uint64_t reserve(const char *call, int to, std::size_t n) {
+  std::uint64_t pos = g->c->fetch_add(to, kTopDisp, n);
+  std::atomic<std::uint64_t> &tail = g->tails[to];
+  if (pos + n - tail.load(std::memory_order_relaxed) <= g->ring)
+    return pos;
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::milliseconds(g->full_timeout_ms);
+  for (;;) {
+    std::uint64_t t = g->c->fetch_add(to, kTailDisp, 0);
+    tail.store(t, std::memory_order_relaxed);
+    if (pos + n - t <= g->ring)
+      return pos;
+    if (std::chrono::steady_clock::now() > deadline) {
+      forfeit(to, pos, n);
+      throw std::length_error(
+          std::string(call) + ": the incoming heap of rank " +
+          std::to_string(to) + " stayed full for " +
+          std::to_string(g->full_timeout_ms / 1000) + " s (" +
+          std::to_string(pos + n - t) + " of " + std::to_string(g->ring) +
+          " bytes needed live: release the graphs it holds, or raise "
+          "WEFT_PLACE_BYTES)");
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+// The intermediate buffer of this thread (64-byte aligned, grows).
+char *scratch(std::size_t n) {
+  struct buffer {
+    char *p = nullptr;
+    std::size_t n = 0;
+    ~buffer() { ::operator delete[](p, std::align_val_t(64)); }
+  };
+  thread_local buffer b;
+  if (n > b.n) {
+    ::operator delete[](b.p, std::align_val_t(64));
+    b.n = std::max(n, 2 * b.n);
+    b.p = static_cast<char *>(::operator new[](b.n, std::align_val_t(64)));
+  }
+  return b.p;
+}
+
+// Sends h (+ [objects][payload]) to `to`, with root's graph copied into to's
+// incoming heap first when root is not null: measured, a range reserved,
+// copied into the intermediate buffer with pointers pre-adjusted to that
+// range, moved with one MPI_Put.
+void send_with_graph(const char *call, int to, am_header h, const void *root,
+                     copy_map map, const void *payload, std::size_t n) {
+  std::vector<char> body(8 + n);
+  if (n)
+    std::memcpy(body.data() + 8, payload, n);
+  h.payload = std::uint32_t(body.size());
+  if (!root) {
+    std::memset(body.data(), 0, 8);
+    g->c->send(to, h, body.data());
+    return;
+  }
+  graph_size gs = detail::measure_for(call, root);
+  std::size_t need = round64(gs.bytes);
+  if (need > g->slack)
+    throw std::length_error(
+        std::string(call) + ": the graph of " + std::to_string(gs.objects) +
+        " objects (" + std::to_string(gs.bytes) +
+        " bytes) is larger than the largest graph rank " + std::to_string(to) +
+        " takes (" + std::to_string(g->slack) + " bytes: WEFT_PLACE_BYTES/4)");
+  std::uint64_t pos = reserve(call, to, need);
+  std::size_t disp = g->incoming + pos % g->ring;
+  std::uintptr_t final_addr = g->c->remote_window(to) + disp;
+  char *buf = scratch(gs.bytes);
+  void *mid;
+  try {
+    mid = detail::copy_graph_to(
+        call, root, gs, buf,
+        std::intptr_t(final_addr - reinterpret_cast<std::uintptr_t>(buf)), map);
+  } catch (...) {
+    forfeit(to, pos, need);
+    throw;
+  }
+  std::uint64_t objects = gs.objects;
+  std::memcpy(body.data(), &objects, 8);
+  h.a[1] = final_addr + std::uint64_t(static_cast<char *>(mid) - buf);
+  h.a[2] = pos;
+  h.a[3] = gs.bytes;
+  g->c->put_then_send(to, buf, gs.bytes, disp, h, body.data());
+}
+
+// A graph that arrived in this rank's incoming heap.
+graph_buffer arrived_graph(const am_header &h, const char *body) {
+  graph_buffer b;
+  if (!h.a[1])
+    return b;
+  std::uint64_t objects;
+  std::memcpy(&objects, body, 8);
+  b.place = g->c->rank();
+  b.base = incoming_at(h.a[2]);
+  b.bytes = h.a[3];
+  b.objects = objects;
+  b.remote = true;
+  detail::mark_graph(b.base, b.bytes);
+  return b;
+}
+
+void on_call(int from, const am_header &h, const char *body) {
+  arrived a{from,
+            h.seq,
+            detail::find_remote(h.a[0]),
+            reinterpret_cast<void *>(h.a[1]),
+            arrived_graph(h, body),
+            {}};
+  a.captures.assign(body + 8, body + h.payload);
+  {
+    std::lock_guard<std::mutex> lk(g->inbox_lock);
+    g->inbox.push_back(std::move(a));
+    g->inbox_nonempty.store(true, std::memory_order_release);
+  }
+  detail::wake_waiters();
+}
+
+void on_reply(int from, const am_header &h, const char *body) {
+  pending p;
+  {
+    std::lock_guard<std::mutex> lk(g->calls_lock);
+    auto it = g->calls.find(h.seq);
+    if (it == g->calls.end())
+      g->c->die("a reply from rank %d to call %llu, which is not pending", from,
+                static_cast<unsigned long long>(h.seq));
+    p = it->second;
+    g->calls.erase(it);
+  }
+  detail::remote_reply r;
+  if (h.a[0] == kReplyGraph) {
+    r.graph = arrived_graph(h, body);
+    r.root = reinterpret_cast<void *>(h.a[1]);
+  } else {
+    r.error = h.a[0] == kReplyError;
+    r.value = body + 8;
+    r.value_bytes = h.payload - 8;
+  }
+  p.done(p.ctx, r);
+}
+
+void on_forfeit(int, const am_header &h, const char *) {
+  release_interval(h.a[0], h.a[0] + h.a[1]);
+}
+
+void op_call(const char *call, int target, std::uint64_t handler,
+             const void *root, const copy_options &opt, const void *captures,
+             std::size_t n, void *ctx, detail::remote_done_fn done) {
+  am_header h;
+  h.handler = kCall;
+  h.seq = g->next_seq.fetch_add(1, std::memory_order_relaxed);
+  h.a[0] = handler;
+  {
+    std::lock_guard<std::mutex> lk(g->calls_lock);
+    g->calls.emplace(h.seq, pending{ctx, done});
+  }
+  try {
+    send_with_graph(call, target, h, root, opt.map, captures, n);
+  } catch (...) {
+    std::lock_guard<std::mutex> lk(g->calls_lock);
+    g->calls.erase(h.seq);
+    throw;
+  }
+}
+
+am_header reply_header(std::uint64_t seq, std::uint64_t kind) {
+  am_header h;
+  h.handler = kReply;
+  h.seq = seq;
+  h.a[0] = kind;
+  return h;
+}
+
+void op_reply_value(int to, std::uint64_t seq, const void *v, std::size_t n) {
+  send_with_graph("weft::at", to, reply_header(seq, kReplyValue), nullptr,
+                  copy_map::automatic, v, n);
+}
+
+void op_reply_error(int to, std::uint64_t seq, const char *what) {
+  std::size_t n = std::min<std::size_t>(std::strlen(what), 4096);
+  send_with_graph("weft::at", to, reply_header(seq, kReplyError), nullptr,
+                  copy_map::automatic, what, n);
+}
+
+void op_reply_graph(int to, std::uint64_t seq, const void *root) {
+  try {
+    send_with_graph("weft::at (the result)", to, reply_header(seq, kReplyGraph),
+                    root, copy_map::automatic, nullptr, 0);
+  } catch (const std::exception &e) {
+    op_reply_error(to, seq, e.what());
+  }
+}
+
+void op_release(graph_buffer *b) {
+  char *ring0 = g->c->window() + g->incoming;
+  auto off = std::uint64_t(static_cast<char *>(b->base) - ring0);
+  std::size_t n = round64(b->bytes);
+  detail::unmark_graph(b->base, b->bytes);
+  std::lock_guard<std::mutex> lk(g->heap_lock);
+  // The graph lies within a ring's length past the tail.
+  std::uint64_t tail = g->tail;
+  std::uint64_t pos = tail + (off + g->ring - tail % g->ring) % g->ring;
+  release_locked(pos, pos + n);
+}
+
+bool op_drain() {
+  if (!g->inbox_nonempty.load(std::memory_order_acquire))
+    return false;
+  std::deque<arrived> batch;
+  {
+    std::lock_guard<std::mutex> lk(g->inbox_lock);
+    batch.swap(g->inbox);
+    g->inbox_nonempty.store(false, std::memory_order_relaxed);
+  }
+  for (arrived &a : batch) {
+    if (!a.fn) {
+      if (a.graph.base)
+        op_release(&a.graph);
+      op_reply_error(a.from, a.seq,
+                     "weft::at: the target rank has no handler for this "
+                     "closure (do all ranks run the same binary?)");
+      continue;
+    }
+    a.fn(a.from, a.seq, a.root, a.graph, a.captures.data(), a.captures.size());
+  }
+  return true;
+}
+
+} // namespace
+
+void places_mpi_init(std::size_t bytes) {
+  if (g)
+    throw std::logic_error("weft::places_mpi_init: called twice");
+  if (bytes == 0) {
+    bytes = kDefaultBytes;
+    if (const char *s = std::getenv("WEFT_PLACE_BYTES")) {
+      char *end = nullptr;
+      unsigned long long v = std::strtoull(s, &end, 10);
+      if (!end || *end || v < (1u << 20) || v > (1ull << 40))
+        throw std::invalid_argument(
+            std::string("weft::places_mpi_init: WEFT_PLACE_BYTES=") + s +
+            " (a byte count from 1 MiB to 1 TiB)");
+      bytes = v;
+    }
+  } else if (bytes < (1u << 20)) {
+    throw std::invalid_argument(
+        "weft::places_mpi_init: " + std::to_string(bytes) +
+        " bytes per rank (at least 1 MiB)");
+  }
+  bytes &= ~std::size_t(4095);
+  (void)weft::num_threads(); // this thread becomes weft's thread 0
+  auto s = std::make_unique<state>();
+  s->managed = round64(bytes / 4);
+  s->incoming = kArenaDisp + s->managed;
+  s->slack = round64(bytes / 4);
+  s->ring = (bytes - s->incoming - s->slack) & ~std::size_t(63);
+  g = s.get();
+  dist::am_handler handlers[dist::kMaxHandlers] = {};
+  handlers[kCall] = on_call;
+  handlers[kReply] = on_reply;
+  handlers[kForfeit] = on_forfeit;
+  comm &c = comm::start(bytes, handlers);
+  s->c = &c;
+  s->tails.reset(new std::atomic<std::uint64_t>[c.world()]());
+  detail::places_adopt_window(c.rank(), c.world(), c.window() + kArenaDisp,
+                              bytes - kArenaDisp, s->managed);
+  s->ops = dist_ops{c.rank(),       c.world(),      op_call,    op_reply_value,
+                    op_reply_graph, op_reply_error, op_release, op_drain};
+  detail::set_dist(&s->ops);
+  s.release();
+  std::uint64_t types = detail::type_table_digest();
+  c.publish(kTypesDisp, types);
+  c.barrier(); // every rank can take calls from here on
+  // Type ids travel in object headers: every rank must have registered the
+  // same types in the same order (the same binary).
+  if (c.rank() != 0) {
+    std::uint64_t root_types = c.fetch_add(0, kTypesDisp, 0);
+    if (root_types != types)
+      c.die("its registered types (digest %016llx) differ from rank 0's "
+            "(%016llx): every rank must run the same binary",
+            static_cast<unsigned long long>(types),
+            static_cast<unsigned long long>(root_types));
+  }
+}
+
+void places_mpi_finalize() {
+  if (!g)
+    throw std::logic_error("weft::places_mpi_finalize: places_mpi_init was "
+                           "not called");
+  detail::async_state done;
+  g->c->finish(
+      [](void *a) {
+        detail::async_complete(static_cast<detail::async_state *>(a));
+      },
+      &done,
+      [](void *a) {
+        detail::async_wait(static_cast<detail::async_state *>(a));
+      });
+  detail::set_dist(nullptr);
+  places_shutdown();
+  delete g;
+  g = nullptr;
+}
+
+void places_mpi_barrier() {
+  if (!g)
+    throw std::logic_error("weft::places_mpi_barrier: places_mpi_init was "
+                           "not called");
+  detail::async_state done;
+  g->c->ibarrier(
+      [](void *a) {
+        detail::async_complete(static_cast<detail::async_state *>(a));
+      },
+      &done);
+  detail::async_wait(&done);
+}
+
+dist_stats places_mpi_stats() {
+  dist_stats s;
+  if (!g)
+    return s;
+  dist::comm_stats &c = g->c->stats();
+  s.calls_sent = c.am_sent[kCall];
+  s.calls_received = c.am_received[kCall];
+  s.replies_sent = c.am_sent[kReply];
+  s.replies_received = c.am_received[kReply];
+  s.control_sent = c.am_sent[kForfeit];
+  s.heartbeats_sent = c.am_sent[0];
+  s.puts = c.puts;
+  s.put_bytes = c.put_bytes;
+  s.atomics = c.atomics;
+  return s;
+}
+
+int places_mpi_thread_level() { return g ? g->c->thread_level() : 0; }
+
+} // namespace weft

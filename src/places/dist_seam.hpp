@@ -1,0 +1,36 @@
+// What libweft exports to the distributed places (src/dist, library
+// weft_dist): the place of this rank over its MPI window, and the graph copy
+// into a caller's buffer. Not a public API.
+#pragma once
+
+#include <weft/places.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace weft::detail {
+
+// Makes the places of a rank: num_places() == world, and place `rank` is an
+// arena over [memory, memory + bytes) whose extent allocator uses the first
+// `managed` bytes; the rest is the incoming heap filled by remote puts.
+// Throws std::logic_error when places exist.
+WEFT_API void places_adopt_window(int rank, int world, char *memory,
+                                  std::size_t bytes, std::size_t managed);
+// The measure pass (validating the graph; throws as at() documents).
+WEFT_API graph_size measure_for(const char *call, const void *root);
+// Copies the measured graph into buf with every pointer written as its
+// address plus delta; returns the root's copy (in buf, without delta).
+WEFT_API void *copy_graph_to(const char *call, const void *root,
+                             const graph_size &g, char *buf,
+                             std::intptr_t delta, copy_map map);
+// Sets (clears) the block-start marks of a graph buffer laid out in this
+// rank's place (after a remote put; on release).
+WEFT_API void mark_graph(void *base, std::size_t bytes);
+WEFT_API void unmark_graph(void *base, std::size_t bytes);
+// A digest of the registered types (names, sizes, masks, in id order):
+// equal on ranks whose graphs can travel between them.
+WEFT_API std::uint64_t type_table_digest();
+// Wakes the weft threads waiting in async_wait (calls arrived to drain).
+WEFT_API void wake_waiters();
+
+} // namespace weft::detail

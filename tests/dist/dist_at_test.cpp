@@ -1,0 +1,262 @@
+// at()/async_at()/finish() across MPI ranks (run by run_mpi.py under
+// mpirun at 2 and 4 ranks): rank 0 runs the tests; the other ranks serve
+// from places_mpi_finalize. Random graphs (sharing, cycles, arrays, long
+// chains) go to every rank and come back; each copy must be isomorphic to
+// its source and the source untouched.
+#include "../places/graph_util.hpp"
+
+#include <weft/dist.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using pt::fnode;
+using pt::leaf;
+
+int expected_world() {
+  const char *s = std::getenv("WEFT_TEST_RANKS");
+  return s ? std::atoi(s) : -1;
+}
+
+double scale() {
+  const char *s = std::getenv("WEFT_TEST_SCALE");
+  return s ? std::atof(s) : 1.0;
+}
+
+TEST(Dist, WorldSizeAndHere) {
+  ASSERT_EQ(weft::num_places(), expected_world());
+  EXPECT_EQ(weft::here().id, 0);
+  for (int r = 1; r < weft::num_places(); ++r) {
+    int where = weft::at(weft::place{r}, static_cast<leaf *>(nullptr),
+                         [](leaf *) { return weft::here().id; });
+    EXPECT_EQ(where, r);
+  }
+}
+
+TEST(Dist, CapturedValuesTravel) {
+  long k = 41;
+  int r = weft::num_places() - 1;
+  leaf *l = weft::make<leaf>(weft::here(), 1000, nullptr);
+  long v = weft::at(weft::place{r}, l, [k](leaf *c) { return c->v + k; });
+  EXPECT_EQ(v, 1041);
+}
+
+// A chain of n leaves in this place.
+leaf *chain(std::size_t n) {
+  leaf *head = nullptr;
+  for (std::size_t i = 0; i < n; ++i)
+    head = weft::make<leaf>(weft::here(), std::int64_t(i), head);
+  return head;
+}
+
+TEST(Dist, RandomGraphsRoundTrip) {
+  std::mt19937_64 rng(20261125);
+  int rounds = std::max(4, int(24 * scale()));
+  for (int i = 0; i < rounds; ++i) {
+    pt::shape s;
+    s.nodes = 1 + int(rng() % (i % 4 == 3 ? 5000 : 200));
+    s.leaf_share = (rng() % 4) / 4.0;
+    s.null_share = (rng() % 3) / 4.0;
+    auto *root = static_cast<fnode *>(pt::random_graph(rng, weft::here(), s));
+    std::vector<std::uint64_t> before = pt::snapshot(root);
+    int r = 1 + int(rng() % std::uint64_t(weft::num_places() - 1));
+    weft::copy_options opt;
+    opt.map = i % 3 == 0 ? weft::copy_map::linear : weft::copy_map::automatic;
+    std::size_t remote_objects = weft::at(
+        weft::place{r}, root,
+        [](fnode *c) {
+          if (weft::place_of(c) != weft::here().id)
+            throw std::runtime_error("the closure copy is not in this place");
+          return weft::measure(c).objects;
+        },
+        opt);
+    EXPECT_EQ(remote_objects, weft::measure(root).objects);
+    weft::graph<fnode> back =
+        weft::at(weft::place{r}, root, [](fnode *c) { return c; });
+    ASSERT_TRUE(back);
+    EXPECT_EQ(weft::place_of(back.get()), 0);
+    EXPECT_EQ(back.size().objects, weft::measure(root).objects);
+    EXPECT_EQ(pt::expect_isomorphic(root, back.get()), back.size().objects);
+    EXPECT_EQ(pt::snapshot(root), before) << "the source changed";
+  }
+}
+
+TEST(Dist, LongChainRoundTrip) {
+  std::size_t n = std::size_t(100000 * scale());
+  leaf *head = chain(n);
+  int r = weft::num_places() - 1;
+  weft::graph<leaf> back = weft::at(weft::place{r}, head, [](leaf *c) {
+    std::int64_t expect = c->v;
+    for (leaf *p = c; p; p = static_cast<leaf *>(p->next), --expect)
+      if (p->v != expect)
+        throw std::runtime_error("chain broken at " + std::to_string(p->v));
+    return c;
+  });
+  EXPECT_EQ(back.size().objects, n);
+  EXPECT_EQ(pt::expect_isomorphic(head, back.get()), n);
+}
+
+TEST(Dist, TwoMessagesPerAtAtAnyObjectCount) {
+  int r = weft::num_places() - 1;
+  for (std::size_t n : {0, 1, 1000, 100000}) {
+    leaf *head = chain(n);
+    weft::dist_stats a = weft::places_mpi_stats();
+    std::int64_t v = weft::at(weft::place{r}, head, [](leaf *c) {
+      return c ? c->v : std::int64_t(-1);
+    });
+    weft::dist_stats b = weft::places_mpi_stats();
+    EXPECT_EQ(v, std::int64_t(n) - 1);
+    EXPECT_EQ(b.calls_sent - a.calls_sent, 1u) << n << " objects";
+    EXPECT_EQ(b.replies_received - a.replies_received, 1u) << n;
+    EXPECT_EQ(b.calls_received - a.calls_received, 0u) << n;
+    EXPECT_EQ(b.control_sent - a.control_sent, 0u) << n;
+    EXPECT_EQ(b.puts - a.puts, n ? 1u : 0u) << n;
+    EXPECT_LE(b.atomics - a.atomics, n ? 1u : 0u) << n;
+
+    // A graph result: the reply carries it (a put by the target).
+    a = weft::places_mpi_stats();
+    weft::graph<leaf> g =
+        weft::at(weft::place{r}, head, [](leaf *c) { return c; });
+    b = weft::places_mpi_stats();
+    EXPECT_EQ(g.size().objects, n);
+    EXPECT_EQ((b.calls_sent - a.calls_sent) +
+                  (b.replies_received - a.replies_received),
+              2u)
+        << n;
+    EXPECT_EQ(b.control_sent - a.control_sent, 0u) << n;
+  }
+}
+
+TEST(Dist, NestedAtReachesBackAndAcross) {
+  int last = weft::num_places() - 1;
+  int v =
+      weft::at(weft::place{1}, static_cast<leaf *>(nullptr), [last](leaf *) {
+        int inner = weft::at(weft::place{last == 1 ? 0 : last},
+                             static_cast<leaf *>(nullptr),
+                             [](leaf *) { return weft::here().id; });
+        return inner * 10 + weft::here().id;
+      });
+  EXPECT_EQ(v, (last == 1 ? 0 : last) * 10 + 1);
+}
+
+TEST(Dist, FinishWaitsForAsyncAtOnEveryRank) {
+  std::vector<weft::future<std::int64_t>> fs;
+  int per_rank = 8;
+  std::vector<leaf *> heads;
+  for (int k = 0; k < per_rank; ++k)
+    heads.push_back(chain(std::size_t(k) * 10 + 1));
+  weft::finish([&] {
+    for (int r = 1; r < weft::num_places(); ++r)
+      for (int k = 0; k < per_rank; ++k)
+        fs.push_back(weft::async_at(weft::place{r}, heads[k], [](leaf *c) {
+          std::int64_t s = 0;
+          for (leaf *p = c; p; p = static_cast<leaf *>(p->next))
+            s += p->v;
+          return s + weft::here().id * 1000000;
+        }));
+  });
+  std::size_t i = 0;
+  for (int r = 1; r < weft::num_places(); ++r)
+    for (int k = 0; k < per_rank; ++k, ++i) {
+      ASSERT_TRUE(fs[i].ready()) << "finish returned before async_at " << i;
+      std::int64_t n = k * 10 + 1;
+      EXPECT_EQ(fs[i].get(), n * (n - 1) / 2 + r * 1000000);
+    }
+}
+
+TEST(Dist, ConcurrentAtFromTasks) {
+  std::atomic<int> bad{0};
+  int tasks = 16;
+  weft::finish([&] {
+    for (int t = 0; t < tasks; ++t)
+      weft::spawn([t, &bad] {
+        std::mt19937_64 rng(std::uint64_t(t) * 7919);
+        for (int k = 0; k < 4; ++k) {
+          pt::shape s;
+          s.nodes = 1 + int(rng() % 300);
+          auto *root =
+              static_cast<fnode *>(pt::random_graph(rng, weft::here(), s));
+          int r = 1 + int(rng() % std::uint64_t(weft::num_places() - 1));
+          std::size_t n = weft::at(weft::place{r}, root, [](fnode *c) {
+            return weft::measure(c).objects;
+          });
+          if (n != weft::measure(root).objects)
+            bad.fetch_add(1);
+        }
+      });
+  });
+  EXPECT_EQ(bad.load(), 0);
+}
+
+TEST(Dist, RemoteExceptionComesBack) {
+  try {
+    (void)weft::at(weft::place{1}, static_cast<leaf *>(nullptr),
+                   [](leaf *) -> int { throw std::runtime_error("boom 42"); });
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error &e) {
+    EXPECT_NE(std::string(e.what()).find("boom 42"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Dist, BadGraphIsRefusedBeforeAnythingIsSent) {
+  leaf *a = weft::make<leaf>(weft::here(), 1, nullptr);
+  leaf *b = weft::make<leaf>(weft::here(), 2, nullptr);
+  // A pointer into the middle of b.
+  a->next = reinterpret_cast<char *>(b) + 8;
+  std::vector<std::uint64_t> before = pt::snapshot(b);
+  weft::dist_stats s0 = weft::places_mpi_stats();
+  try {
+    (void)weft::at(weft::place{1}, a, [](leaf *c) { return c->v; });
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument &e) {
+    EXPECT_NE(std::string(e.what()).find("weft::at"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("start of an object"),
+              std::string::npos)
+        << e.what();
+  }
+  weft::dist_stats s1 = weft::places_mpi_stats();
+  EXPECT_EQ(s1.calls_sent, s0.calls_sent);
+  EXPECT_EQ(s1.atomics, s0.atomics);
+  EXPECT_EQ(s1.puts, s0.puts);
+  EXPECT_EQ(a->v, 1);
+  EXPECT_EQ(pt::snapshot(b), before);
+  // The ranks still work afterwards.
+  a->next = b;
+  EXPECT_EQ(weft::at(weft::place{1}, a,
+                     [](leaf *c) { return static_cast<leaf *>(c->next)->v; }),
+            2);
+}
+
+TEST(Dist, PlacesOnOtherRanksRejectLocalCalls) {
+  EXPECT_THROW(weft::make<leaf>(weft::place{1}, 1, nullptr),
+               std::invalid_argument);
+  EXPECT_THROW(weft::at(weft::place{weft::num_places()},
+                        static_cast<leaf *>(nullptr), [](leaf *) { return 0; }),
+               std::invalid_argument);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  testing::InitGoogleTest(&argc, argv);
+  weft::places_mpi_init(std::size_t(64) << 20);
+  int rc = 0;
+  if (weft::here().id == 0) {
+    rc = RUN_ALL_TESTS();
+  } else if (weft::num_places() != expected_world()) {
+    std::fprintf(stderr, "rank %d: world size %d, expected %d\n",
+                 weft::here().id, weft::num_places(), expected_world());
+    rc = 1;
+  }
+  weft::places_mpi_finalize();
+  return rc;
+}
