@@ -93,6 +93,29 @@ public:
     return x;
   }
 
+  // Any thread: the oldest task if ok(it) holds, else nullptr (also when
+  // empty or a race was lost). ok reads the task before it is taken, while
+  // its owner may take, run and recycle it: it may only read fields that
+  // are written atomically, and its answer counts only if the take succeeds.
+  template <class Ok> task *steal_if(Ok ok) {
+    int64_t t = top_.load(std::memory_order_seq_cst);
+    int64_t b = bottom_.load(std::memory_order_seq_cst);
+    if (t >= b)
+      return nullptr;
+    array *a = array_.load(std::memory_order_acquire);
+    task *x = a->slot[t & a->mask].load(std::memory_order_relaxed);
+    if (!ok(x))
+      return nullptr;
+    if (!top_.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
+                                      std::memory_order_relaxed))
+      return nullptr;
+    return x;
+  }
+
+  // Owner only: the index the next push will take (tasks pushed from now on
+  // get this index or above while they are in the deque).
+  int64_t next_index() const { return bottom_local_; }
+
   // A racy hint, good enough to pick a victim or decide to sleep.
   bool maybe_nonempty() const {
     return bottom_.load(std::memory_order_seq_cst) >

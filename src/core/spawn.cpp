@@ -7,6 +7,7 @@
 
 #include "base/error.hpp"
 
+#include <atomic>
 #include <climits>
 #include <cstdint>
 
@@ -35,7 +36,8 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
   // first answer (or before the task runs here).
   uint64_t t0 = trace_point::spawn_begin();
   task *parent = w.current();
-  t->parent = parent;
+  // Atomic: a thief may read it before taking t (worker::steal).
+  std::atomic_ref<task *>(t->parent).store(parent, std::memory_order_relaxed);
   t->home = w.slot();
   t->group = parent->cur_group ? parent->cur_group : parent->group;
   if (t->group)

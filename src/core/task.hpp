@@ -36,6 +36,8 @@ enum task_flag : uint16_t {
                                 // memory bin (HWSE), not a pool block
   TASK_THROTTLED = 1u << 11,    // run in place by the runtime's throttling,
                                 // not because the program asked (tracing)
+  TASK_UNTIED = 1u << 12,       // OpenMP untied: adds no tied-task
+                                // constraint (worker::tied_limit)
 };
 
 // task::children packs the finished-children count with two flags and the id
@@ -117,6 +119,12 @@ struct taskgroup_state {
   // skipped, their completion counted as usual.
   std::atomic<bool> cancelled{false};
   void *user = nullptr; // the front end's (OpenMP task reductions)
+  // The task that opened it and the group its opener was in then (the
+  // opener's enclosing open group, else the group the opener belongs to):
+  // while a member is unfinished, the chain of `up` groups is alive, and
+  // each member descends from every opener on it (worker::may_start).
+  task *opener = nullptr;
+  taskgroup_state *up = nullptr;
 };
 
 } // namespace weft

@@ -59,6 +59,7 @@ bool team::wait_barrier(worker &w, std::atomic<uint64_t> &word,
                         const std::atomic<bool> *cancelled) {
   trace_point::wait_token k = trace_point::wait_begin(
       w, trace::wait_kind::barrier, w.current(), nullptr, 0);
+  task *outer_barrier = w.enter_barrier();
   auto is_cancelled = [cancelled] {
     return cancelled && cancelled->load(std::memory_order_acquire);
   };
@@ -90,6 +91,7 @@ bool team::wait_barrier(worker &w, std::atomic<uint64_t> &word,
       w.wait_until(released);
     }
   }
+  w.leave_barrier(outer_barrier);
   const bool c = is_cancelled();
   trace_point::wait_end(w, k);
   return c;

@@ -86,6 +86,8 @@ int runtime::taskgroup_begin(worker &w) {
   task *cur = w.current();
   auto *g = new taskgroup_state;
   g->outer = cur->cur_group;
+  g->opener = cur;
+  g->up = cur->cur_group ? cur->cur_group : cur->group;
   cur->cur_group = g;
   return WEFT_OK;
 }

@@ -14,6 +14,9 @@
 
 namespace weft {
 
+void (*task_data_end)(void *data) = nullptr;
+std::atomic<bool> tied_scheduling{false};
+
 worker::worker(runtime &rt, int id)
     : rt_(rt), id_(id), current_(nullptr),
       rng_(0x9e3779b97f4a7c15ull * (id + 1)), pool_(static_cast<uint16_t>(id)) {
@@ -25,7 +28,7 @@ worker::~worker() {
 }
 
 worker::membership worker::enter_team(team *t, int i) {
-  membership m{team_, slot_, slot_index_, current_};
+  membership m{team_, slot_, slot_index_, current_, task_data_, mark_, tied_};
   team_slot &s = t->slot(i);
   s.reset_implicit(id_);
   if (s.w != this) // the master set it before the members started; others
@@ -35,6 +38,9 @@ worker::membership worker::enter_team(team *t, int i) {
   slot_ = &s;
   slot_index_ = i;
   current_ = &s.implicit;
+  task_data_ = nullptr;
+  mark_ = s.deque.next_index();
+  tied_ = &s.implicit;
   trace_point::implicit_begin(*this, &s.implicit, t);
   return m;
 }
@@ -48,6 +54,9 @@ void worker::leave_team(const membership &m) {
   slot_ = m.slot;
   slot_index_ = m.index;
   current_ = m.current;
+  task_data_ = m.data;
+  mark_ = m.mark;
+  tied_ = m.tied;
 }
 
 void worker::assign(team *t, int i) {
@@ -121,7 +130,8 @@ void worker::init_task(task *t, weft_task_fn fn, void *arg) {
   // every field the task path reads is set here.
   t->fn = fn;
   t->arg = arg;
-  t->parent = nullptr;
+  // Atomic: a thief may still read it in the descriptor's previous life.
+  std::atomic_ref<task *>(t->parent).store(nullptr, std::memory_order_relaxed);
   t->group = nullptr;
   new (&t->children) std::atomic<uint64_t>(kChildBias);
   new (&t->pending) std::atomic<int32_t>(0);
@@ -219,9 +229,25 @@ void worker::execute(task *t) {
   trace_point::task_finished(*this, k);
 }
 
+void worker::end_task_data() {
+  void *d = task_data_;
+  task_data_ = nullptr;
+  if (!task_data_end)
+    fatal("worker: a task ended with front-end data but no front end "
+          "registered task_data_end");
+  task_data_end(d);
+}
+
 __attribute__((always_inline)) inline void worker::run_body(task *t) {
   task *prev = current_;
+  void *prev_data = task_data_;
+  int64_t prev_mark = mark_;
+  task *prev_tied = tied_;
   current_ = t;
+  task_data_ = nullptr;
+  mark_ = slot_->deque.next_index();
+  if (!(t->flags & TASK_UNTIED))
+    tied_ = t;
   if (!(t->group && t->group->cancelled.load(std::memory_order_relaxed))) {
     try {
       if (t->flags & TASK_ARGS)
@@ -233,7 +259,12 @@ __attribute__((always_inline)) inline void worker::run_body(task *t) {
       record_exception(t, std::current_exception());
     }
   }
+  if (__builtin_expect(task_data_ != nullptr, 0))
+    end_task_data();
   current_ = prev;
+  task_data_ = prev_data;
+  mark_ = prev_mark;
+  tied_ = prev_tied;
 }
 
 void worker::run_inline(weft_task_fn fn, void *arg, uint16_t flags) {
@@ -252,12 +283,21 @@ __attribute__((always_inline)) inline void worker::run_inline_task(task &t) {
   task *parent = t.parent;
   weft_task_fn fn = t.fn;
   void *arg = t.arg;
+  void *prev_data = task_data_;
+  int64_t prev_mark = mark_;
+  task *prev_tied = tied_;
   current_ = &t;
+  task_data_ = nullptr;
+  mark_ = slot_->deque.next_index();
+  tied_ = &t;
   try {
     fn(arg);
   } catch (...) {
     record_exception(&t, std::current_exception());
   }
+  if (__builtin_expect(task_data_ != nullptr, 0))
+    end_task_data();
+  task_data_ = prev_data;
   if (t.cur_group)
     fatal("a task returned with an open taskgroup");
   if (t.created != 0) {
@@ -275,6 +315,8 @@ __attribute__((always_inline)) inline void worker::run_inline_task(task &t) {
   if (t.domain)
     rt_.engine().task_end(*this, &t);
   current_ = parent;
+  mark_ = prev_mark;
+  tied_ = prev_tied;
   if (std::exception_ptr *e = t.exc.exchange(nullptr)) {
     record_exception(&t, *e);
     delete e;
@@ -381,7 +423,7 @@ void worker::run_chain(task *t) {
   }
 }
 
-task *worker::steal() {
+task *worker::steal(task *limit) {
   int n = team_->size();
   if (n == 1)
     return nullptr;
@@ -396,7 +438,16 @@ task *worker::steal() {
     ready_deque &victim = team_->slot(v).deque;
     if (!victim.maybe_nonempty())
       continue;
-    if (task *t = victim.steal()) {
+    // Constrained, only children of limit or of the current task are
+    // taken: a task's parent is the one field a thief can read safely
+    // before taking it.
+    task *t = limit ? victim.steal_if([limit, cur = current_](task *x) {
+      task *p =
+          std::atomic_ref<task *>(x->parent).load(std::memory_order_relaxed);
+      return p == limit || p == cur;
+    })
+                    : victim.steal();
+    if (t) {
       worker_counters::bump(c_.steals);
       return t;
     }
@@ -411,28 +462,82 @@ task *worker::find_work() {
   return t;
 }
 
+bool worker::may_start(task *x, task *limit) const {
+  // current_ is limit or an untied task started above it (a descendant).
+  task *cur = current_;
+  if ((x->flags & TASK_COMPLETE_ONLY) || x->parent == limit || x->parent == cur)
+    return true;
+  // x is unfinished, so its group is open and each group up the chain has
+  // an unfinished member (its opener's task or an inner group's opener).
+  for (taskgroup_state *g = x->group; g; g = g->up)
+    if (g->opener == limit || g->opener == cur)
+      return true;
+  return false;
+}
+
+task *worker::pop_priority_allowed(task *limit) {
+  // Every task of the heap may be one this worker must refuse; the one it
+  // may start can be anywhere (refused ones go back).
+  task *found = nullptr;
+  while (task *t = team_->pop_priority()) {
+    if (may_start(t, limit)) {
+      found = t;
+      break;
+    }
+    refused_.push_back(t);
+  }
+  for (task *t : refused_)
+    team_->push_priority(t);
+  refused_.clear();
+  return found;
+}
+
+void worker::put_aside(task *t) {
+  team_->push_priority(t);
+  light_fence();
+  if (team_->num_sleeping().load(std::memory_order_seq_cst) > 0)
+    team_->wake_one();
+}
+
 __attribute__((always_inline)) inline task *worker::find_any() {
+  task *limit = tied_limit();
   if (task *t = immediate_) {
     immediate_ = nullptr;
-    return t;
+    // A successor of a task that ran here while limit waited: a descendant
+    // of limit, unless a detached task's completion released it.
+    if (!limit || may_start(t, limit))
+      return t;
+    put_aside(t);
   }
   if (team_->has_priority_tasks())
-    if (task *t = team_->pop_priority())
+    if (task *t = limit ? pop_priority_allowed(limit) : team_->pop_priority())
       return t;
   WEFT_CHECK(slot_->w == this && tl_worker == this,
              "worker %d pops from the deque of slot %d, which it does not own",
              id_, slot_index_);
-  if (task *t = slot_->deque.pop())
-    return t;
+  ready_deque &own = slot_->deque;
+  const int64_t next = own.next_index();
+  if (task *t = own.pop()) {
+    if (!limit || next > mark_ || may_start(t, limit))
+      return t;
+    // Back where it was (what lies below is older still), unless it was
+    // the last one: the deque then restarts one index higher, where the
+    // task would count as pushed since mark_.
+    if (own.next_index() == next - 1)
+      own.push(t);
+    else
+      put_aside(t);
+  }
   dependency_engine &eng = rt_.engine();
   if (eng.holds_ready_tasks())
     while (task *t = eng.fetch(*this)) {
       // The engine's queue serves every team: run only our team's tasks.
-      if (!(t->flags & TASK_WAITER) && runtime::home_slot(t)->owner == team_)
+      if (!(t->flags & TASK_WAITER) && runtime::home_slot(t)->owner == team_ &&
+          (!limit || may_start(t, limit)))
         return t;
       rt_.engine_ready(t);
     }
-  return steal();
+  return steal(limit);
 }
 
 void worker::drain_engine() {

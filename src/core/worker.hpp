@@ -27,6 +27,14 @@ namespace trace {
 struct thread_log;
 }
 
+// Set once by a front end that uses worker::set_task_data: releases the
+// data a task left there when it ends.
+extern void (*task_data_end)(void *data);
+
+// Set by the OpenMP front end: OpenMP's task scheduling constraint for
+// tied tasks applies (worker::find_any). The native API has no tied tasks.
+extern std::atomic<bool> tied_scheduling;
+
 // Single-writer counters: only the owning worker writes, anyone may read.
 struct worker_counters {
   std::atomic<uint64_t> spawned{0}, finished{0}, steals{0}, immediate{0},
@@ -94,6 +102,9 @@ public:
     team_slot *slot;
     int index;
     task *current;
+    void *data;
+    int64_t mark;
+    task *tied;
   };
   membership enter_team(team *t, int i);
   void leave_team(const membership &m);
@@ -119,11 +130,49 @@ public:
   // Add this worker's pending finished-children counts to their parent.
   void flush_finished_children();
 
+  // A front end's data for the task running on this worker (the OpenMP
+  // ICVs of an explicit task that changed or inherited them): nullptr when
+  // a task starts, restored when it ends; a non-null value left at a task's
+  // end is passed to runtime::task_data_end.
+  void *task_data() const { return task_data_; }
+  void set_task_data(void *d) { task_data_ = d; }
+
+  // The current task waits in a barrier from now until leave_barrier: the
+  // tied-task constraint does not hold for it there.
+  task *enter_barrier() {
+    task *prev = tied_;
+    tied_ = nullptr;
+    return prev;
+  }
+  void leave_barrier(task *prev) { tied_ = prev; }
+
 private:
   friend class runtime;
   task *find_work();
   task *find_any();
-  task *steal();
+  // OpenMP's Task Scheduling Constraint 2: while tied task c is suspended
+  // here (a scheduling point other than a barrier), a new tied task may
+  // start only if it descends from c (and so from every tied task
+  // suspended below c). Returns c, the innermost such task on this
+  // thread's stack, or nullptr when anything may start. Untied tasks add
+  // no constraint but obey it: weft never moves a suspended task, so an
+  // untied task started above c must not block c (docs/openmp.md).
+  task *tied_limit() const {
+    return __builtin_expect(tied_scheduling.load(std::memory_order_relaxed), 0)
+               ? tied_
+               : nullptr;
+  }
+  // Whether x may start under tied_limit() == limit, for x taken from
+  // anywhere but this worker's deque at or above mark_: a child of limit
+  // or of the current task, a member of a taskgroup opened in either (or
+  // nested in one), or a detached task's completion. Conservative: other
+  // descendants of limit are refused.
+  bool may_start(task *x, task *limit) const;
+  // A task taken that may not start here: where any worker can take it.
+  void put_aside(task *t);
+  // The first task of the team's priority heap that may start under limit.
+  task *pop_priority_allowed(task *limit);
+  task *steal(task *limit);
   bool work_visible();
   // Tasks the engine queued for this worker while it is in no team.
   void drain_engine();
@@ -133,12 +182,22 @@ private:
   void run_inline_task(task &t);
   void finish(task *t);
   void complete(task *t); // retirement and counts (after a detach event)
+  void end_task_data();
   void record_exception(task *t, std::exception_ptr e);
   void count_finished_child(task *parent);
 
   runtime &rt_;
   int id_;
   task *current_;
+  void *task_data_ = nullptr;
+  // The next index of this worker's deque when current_ started: what is
+  // pushed from then on descends from current_ (tasks that start while
+  // current_ is suspended descend from it), what lies below does not.
+  int64_t mark_ = 0;
+  // The innermost tied task on this thread's stack not waiting in a
+  // barrier (tied_limit).
+  task *tied_ = nullptr;
+  std::vector<task *> refused_; // pop_priority_allowed's scratch
   task *immediate_ = nullptr;
   bool in_retire_ = false;
   // Finished children of one parent not yet added to its counter: a worker

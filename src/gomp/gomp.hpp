@@ -72,6 +72,19 @@ struct task_icvs {
   bool dyn = false;
   int bind = 0;
   int default_device = 0;
+  // max-active-levels-var when set inside an explicit task; -1: the
+  // device's (global_icvs::max_active_levels).
+  int max_active_levels = -1;
+};
+
+// The ICVs of an explicit task that changed them (a setter ran in it) or
+// inherited them from a creator that had them: the worker's task data
+// (worker::set_task_data) while the task runs. Other explicit tasks use
+// their thread's implicit task's ICVs. owned: allocated by a setter and
+// freed at the task's end; else it lives in the task's payload or frame.
+struct task_env {
+  task_icvs icv;
+  bool owned = false;
 };
 
 inline constexpr int kWorkShareRing = 16;
@@ -133,7 +146,17 @@ struct context {
   gomp_team *g;
   int id; // omp_get_thread_num
   member_state &m() { return g->members[static_cast<size_t>(id)]; }
+  // The ICVs of the current task's data environment.
+  task_icvs &icv() {
+    if (void *d = w->task_data())
+      return static_cast<task_env *>(d)->icv;
+    return m().icv;
+  }
+  // The same, for a setter: in an explicit task, its own copy from then on.
+  task_icvs &icv_to_change();
 };
+// max-active-levels-var of the current task.
+int max_active_levels(context &c);
 
 // The calling thread's context, starting the runtime (and adopting a
 // thread weft does not know as an initial thread) on first use.
@@ -202,6 +225,15 @@ void taskgroup_open(context &c);
 // Register data in the taskgroup just opened.
 void register_reductions(context &c, uintptr_t *data, uintptr_t *orig);
 taskgroup_state *innermost_group(task *t);
+// The payload of a deferred task t whose fn is set: room for the program's
+// size bytes of data, returned; t->fn and t->arg are set. The data is
+// preceded by a header when the task must be skipped once region is
+// cancelled (region non-null) or inherits the creating task's ICVs.
+void *task_payload(worker &w, task *t, std::size_t size, std::size_t align,
+                   const gomp_team *region);
+// Runs fn(data) here as an included task (worker::run_inline) in the
+// creating task's ICV environment.
+void run_included(worker &w, void (*fn)(void *), void *data, uint16_t flags);
 // Heap memory for a copy of a task's argument block (freed with free()).
 void *aligned_buffer(std::size_t size, std::size_t align);
 

@@ -305,7 +305,7 @@ bool loop_start(long start, long end, long incr, int sched, long chunk,
   work_share &ws = ws_begin(c, reductions, mem, &first);
   if (first) {
     ws.ordered = ordered;
-    sched = adjust_sched(c.m().icv, sched, &chunk);
+    sched = adjust_sched(c.icv(), sched, &chunk);
     ws.ull = false;
     ws.start = start;
     ws.end = end;
@@ -332,7 +332,7 @@ bool loop_ull_start(bool up, unsigned long long start, unsigned long long end,
     long ch = chunk > static_cast<unsigned long long>(LONG_MAX)
                   ? LONG_MAX
                   : static_cast<long>(chunk);
-    sched = adjust_sched(c.m().icv, sched, &ch);
+    sched = adjust_sched(c.icv(), sched, &ch);
     ws.ull = true;
     ws.ustart = start;
     ws.uend = end;
@@ -386,7 +386,7 @@ bool doacross_start(unsigned ncounts, T *counts, long sched, long chunk,
   bool first;
   work_share &ws = ws_begin(c, reductions, mem, &first);
   if (first) {
-    sched = adjust_sched(c.m().icv, static_cast<int>(sched), &chunk);
+    sched = adjust_sched(c.icv(), static_cast<int>(sched), &chunk);
     ws.ull = sizeof(T) == sizeof(unsigned long long) && static_cast<T>(-1) > 0;
     ws.start = 0;
     ws.incr = 1;

@@ -54,11 +54,11 @@ WEFT_OMP_API int omp_get_num_threads(void) {
 }
 WEFT_OMP_API int omp_get_max_threads(void) {
   context c = ctx();
-  return c.m().icv.nthreads;
+  return c.icv().nthreads;
 }
 WEFT_OMP_API void omp_set_num_threads(int n) {
   context c = ctx();
-  c.m().icv.nthreads = n > 0 ? n : 1;
+  c.icv_to_change().nthreads = n > 0 ? n : 1;
 }
 WEFT_OMP_API int omp_get_num_procs(void) { return icv_global().num_procs; }
 WEFT_OMP_API int omp_in_parallel(void) {
@@ -67,24 +67,37 @@ WEFT_OMP_API int omp_in_parallel(void) {
 }
 WEFT_OMP_API void omp_set_dynamic(int d) {
   context c = ctx();
-  c.m().icv.dyn = d != 0;
+  c.icv_to_change().dyn = d != 0;
 }
 WEFT_OMP_API int omp_get_dynamic(void) {
   context c = ctx();
-  return c.m().icv.dyn;
+  return c.icv().dyn;
 }
+namespace {
+// In an explicit task: that task's data environment; elsewhere the
+// device's setting (as before OpenMP 5.1 made it per data environment).
+void set_max_active_levels(int n) {
+  context c = ctx();
+  if (c.w->current()->flags & TASK_ROOT)
+    icv_global().max_active_levels = n;
+  else
+    c.icv_to_change().max_active_levels = n;
+}
+} // namespace
 WEFT_OMP_API void omp_set_nested(int n) {
-  icv_global().max_active_levels = n ? INT_MAX : 1;
+  set_max_active_levels(n ? INT_MAX : 1);
 }
 WEFT_OMP_API int omp_get_nested(void) {
-  return icv_global().max_active_levels.load() > 1;
+  context c = ctx();
+  return max_active_levels(c) > 1;
 }
 WEFT_OMP_API void omp_set_max_active_levels(int n) {
   if (n >= 0)
-    icv_global().max_active_levels = n;
+    set_max_active_levels(n);
 }
 WEFT_OMP_API int omp_get_max_active_levels(void) {
-  return icv_global().max_active_levels.load();
+  context c = ctx();
+  return max_active_levels(c);
 }
 WEFT_OMP_API int omp_get_supported_active_levels(void) { return INT_MAX; }
 WEFT_OMP_API int omp_get_level(void) {
@@ -116,14 +129,15 @@ WEFT_OMP_API void omp_set_schedule(int kind, int chunk) {
   int k = kind & ~kSchedMonotonic;
   if (k < sched_static || k > sched_auto)
     return;
-  c.m().icv.run_sched = kind;
-  c.m().icv.run_chunk =
+  task_icvs &icv = c.icv_to_change();
+  icv.run_sched = kind;
+  icv.run_chunk =
       k == sched_auto ? 0 : (chunk < 1 ? (k == sched_static ? 0 : 1) : chunk);
 }
 WEFT_OMP_API void omp_get_schedule(int *kind, int *chunk) {
   context c = ctx();
-  *kind = c.m().icv.run_sched;
-  *chunk = static_cast<int>(c.m().icv.run_chunk);
+  *kind = c.icv().run_sched;
+  *chunk = static_cast<int>(c.icv().run_chunk);
 }
 WEFT_OMP_API int omp_get_cancellation(void) {
   return icv_global().cancellation;
@@ -133,7 +147,7 @@ WEFT_OMP_API int omp_get_max_task_priority(void) {
 }
 WEFT_OMP_API int omp_get_proc_bind(void) {
   context c = ctx();
-  return c.m().icv.bind;
+  return c.icv().bind;
 }
 // Places are parsed from OMP_PLACES (icv.cpp). weft does not pin threads;
 // a bound thread reports the place the binding policy would give it.
@@ -155,12 +169,12 @@ WEFT_OMP_API void omp_get_place_proc_ids(int p, int *ids) {
 WEFT_OMP_API int omp_get_place_num(void) {
   context c = ctx();
   int n = omp_get_num_places();
-  if (c.m().icv.bind == 0 || n == 0)
+  if (c.icv().bind == 0 || n == 0)
     return -1;
   int size = c.t->size();
-  if (c.m().icv.bind == 4 && size < n) // spread
+  if (c.icv().bind == 4 && size < n) // spread
     return c.id * n / size;
-  if (c.m().icv.bind == 2) // primary
+  if (c.icv().bind == 2) // primary
     return 0;
   return c.id % n;
 }
@@ -171,7 +185,7 @@ thread_local std::string tl_last_affinity;
 
 void weft::gomp::member_start(context &c) {
   global_icvs &gi = icv_global();
-  if (c.m().icv.bind != 0 && !gi.place_list.empty()) {
+  if (c.icv().bind != 0 && !gi.place_list.empty()) {
     int p = omp_get_place_num();
     if (p >= 0 && p != tl_bound_place) {
       cpu_set_t set;
@@ -228,11 +242,11 @@ WEFT_OMP_API int omp_pause_resource_all(int kind) {
 WEFT_OMP_API int omp_get_num_devices(void) { return 0; }
 WEFT_OMP_API int omp_get_default_device(void) {
   context c = ctx();
-  return c.m().icv.default_device;
+  return c.icv().default_device;
 }
 WEFT_OMP_API void omp_set_default_device(int d) {
   context c = ctx();
-  c.m().icv.default_device = d;
+  c.icv_to_change().default_device = d;
 }
 WEFT_OMP_API int omp_is_initial_device(void) { return 1; }
 WEFT_OMP_API int omp_get_initial_device(void) { return 0; }

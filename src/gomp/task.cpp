@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -24,6 +25,21 @@ void *aligned_buffer(std::size_t size, std::size_t align) {
 
 taskgroup_state *innermost_group(task *t) {
   return t->cur_group ? t->cur_group : t->group;
+}
+
+task_icvs &context::icv_to_change() {
+  if (!w->task_data() && !(w->current()->flags & TASK_ROOT)) {
+    auto *e = new task_env{m().icv, true};
+    w->set_task_data(e);
+  }
+  return icv();
+}
+
+int max_active_levels(context &c) {
+  int n = c.icv().max_active_levels;
+  return n >= 0
+             ? n
+             : icv_global().max_active_levels.load(std::memory_order_relaxed);
 }
 
 namespace {
@@ -150,7 +166,7 @@ run_here_copied(worker &w, void (*fn)(void *), void *data,
   if (size > sizeof local || align > 64)
     arg = heap = aligned_buffer(size, align);
   cpyfn(arg, data);
-  w.run_inline(fn, arg, flags);
+  run_included(w, fn, arg, flags);
   std::free(heap);
 }
 
@@ -164,28 +180,83 @@ void run_here(worker &w, void (*fn)(void *), void *data,
   if (cpyfn)
     run_here_copied(w, fn, data, cpyfn, size, align, flags);
   else
-    w.run_inline(fn, data, flags);
+    run_included(w, fn, data, flags);
 }
 
-// A deferred task of a region that may be cancelled: its payload starts
-// with this header, the program's data follows. Once the region is
-// cancelled, a task that has not started is discarded (OpenMP 5.2, 16.1:
-// the tasks of a cancelled parallel region that have not begun do not
-// run). The region's gomp_team outlives its tasks: its end waits for them.
-struct cancellable_body {
+// A deferred task with a header: one of a region that may be cancelled
+// (once the region is cancelled, a task that has not started is discarded:
+// OpenMP 5.2, 16.1; the region's gomp_team outlives its tasks: its end
+// waits for them), or one that inherits its creator's ICVs. The program's
+// data follows at data_offset.
+struct task_header {
   void (*fn)(void *);
-  const gomp_team *region;
+  const gomp_team *region; // nullptr: not cancellable
   std::size_t data_offset;
+  bool has_env;
+  task_env env;
 };
 
-void run_cancellable(void *arg) {
-  auto *h = static_cast<cancellable_body *>(arg);
-  if (h->region->cancelled.load(std::memory_order_acquire))
+void run_with_header(void *arg) {
+  auto *h = static_cast<task_header *>(arg);
+  if (h->region && h->region->cancelled.load(std::memory_order_acquire))
     return;
+  if (h->has_env)
+    tl_worker->set_task_data(&h->env);
   h->fn(static_cast<char *>(arg) + h->data_offset);
 }
 
+struct included_env {
+  void (*fn)(void *);
+  void *data;
+  task_env env;
+};
+
+void run_included_env(void *arg) {
+  auto *b = static_cast<included_env *>(arg);
+  tl_worker->set_task_data(&b->env);
+  b->fn(b->data);
+}
+
+void end_task_env(void *d) {
+  auto *e = static_cast<task_env *>(d);
+  if (e->owned)
+    delete e;
+}
+
+[[maybe_unused]] const bool g_registered = (task_data_end = end_task_env, true);
+
 } // namespace
+
+void run_included(worker &w, void (*fn)(void *), void *data, uint16_t flags) {
+  if (__builtin_expect(w.task_data() != nullptr, 0)) {
+    included_env b{fn, data,
+                   task_env{static_cast<task_env *>(w.task_data())->icv}};
+    w.run_inline(run_included_env, &b, flags);
+    return;
+  }
+  w.run_inline(fn, data, flags);
+}
+
+void *task_payload(worker &w, task *t, std::size_t size, std::size_t align,
+                   const gomp_team *region) {
+  auto *env = static_cast<task_env *>(w.task_data());
+  if (__builtin_expect(!region && !env, 1)) {
+    void *arg = w.alloc_payload(t, size, align);
+    t->arg = arg;
+    return arg;
+  }
+  // Header first, the data at the next multiple of its alignment.
+  std::size_t a = align > alignof(task_header) ? align : alignof(task_header);
+  std::size_t off = (sizeof(task_header) + a - 1) / a * a;
+  void *payload = w.alloc_payload(t, off + size, a);
+  auto *h =
+      new (payload) task_header{t->fn, region, off, env != nullptr, task_env{}};
+  if (env)
+    h->env.icv = env->icv;
+  t->fn = run_with_header;
+  t->arg = payload;
+  return static_cast<char *>(payload) + off;
+}
 
 void taskgroup_open(context &c) {
   task *cur = c.w->current();
@@ -314,27 +385,16 @@ task_general(context &c, void (*fn)(void *), void *data,
       wait_for_it = true;
     }
   }
-  void *payload = nullptr;
-  if (c.g->cancellable && c.g->level > 0) {
-    // Header first, the data at the next multiple of its alignment.
-    std::size_t a =
-        align > alignof(cancellable_body) ? align : alignof(cancellable_body);
-    std::size_t off = (sizeof(cancellable_body) + a - 1) / a * a;
-    payload = w.alloc_payload(t, off + size, a);
-    *static_cast<cancellable_body *>(payload) = {fn, c.g, off};
-    t->fn = run_cancellable;
-  }
-  void *arg = payload
-                  ? static_cast<char *>(payload) +
-                        static_cast<cancellable_body *>(payload)->data_offset
-                  : w.alloc_payload(t, size, align);
+  void *arg = task_payload(w, t, size, align,
+                           c.g->cancellable && c.g->level > 0 ? c.g : nullptr);
   if (cpyfn)
     cpyfn(arg, data);
   else if (size)
     std::memcpy(arg, data, size);
-  t->arg = payload ? payload : arg;
   if (flags & kTaskFinal)
     t->flags |= TASK_FINAL;
+  if (flags & kTaskUntied)
+    t->flags |= TASK_UNTIED;
   if ((flags & kTaskPriority) && priority > 0) {
     int maxp = icv_global().max_task_priority;
     t->priority = priority < maxp ? priority : maxp;
@@ -362,9 +422,12 @@ WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
   // thread's 8 MB stack, tests/openmp/tasking/task_final_deep.c).
   if ((!if_clause || (cur->flags & TASK_FINAL)) && !cpyfn &&
       !(flags & (kTaskDetach | kTaskDepend))) {
-    c.w->run_inline(
-        fn, data,
-        (cur->flags & TASK_FINAL) || (flags & kTaskFinal) ? TASK_FINAL : 0);
+    uint16_t f =
+        (cur->flags & TASK_FINAL) || (flags & kTaskFinal) ? TASK_FINAL : 0;
+    if (__builtin_expect(c.w->task_data() != nullptr, 0))
+      run_included(*c.w, fn, data, f); // inherits the creator's ICVs
+    else
+      c.w->run_inline(fn, data, f);
     return;
   }
   task_general(c, fn, data, cpyfn, arg_size, arg_align, if_clause, flags,

@@ -109,23 +109,25 @@ void taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
         std::memcpy(buf, data, size);
       static_cast<T *>(buf)[0] = lo;
       static_cast<T *>(buf)[1] = hi;
-      w.run_inline(fn, buf,
-                   final_parent || (flags & kTaskFinal) ? TASK_FINAL : 0);
+      run_included(w, fn, buf,
+                   static_cast<uint16_t>(
+                       final_parent || (flags & kTaskFinal) ? TASK_FINAL : 0));
       std::free(heap);
       continue;
     }
     task *t = w.alloc_task(fn, nullptr);
-    void *arg = w.alloc_payload(t, size, align);
+    void *arg = task_payload(w, t, size, align, nullptr);
     if (cpyfn)
       cpyfn(arg, data);
     else
       std::memcpy(arg, data, size);
     static_cast<T *>(arg)[0] = lo;
     static_cast<T *>(arg)[1] = hi;
-    t->arg = arg;
     t->priority = prio;
     if (flags & kTaskFinal)
       t->flags |= TASK_FINAL;
+    if (flags & kTaskUntied)
+      t->flags |= TASK_UNTIED;
     rt().spawn(w, t, nullptr, 0);
   }
   if (!nogroup)
