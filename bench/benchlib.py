@@ -206,6 +206,25 @@ def neighbour_modes(args):
     return [False, True] if getattr(args, "neighbour", False) else [False]
 
 
+def print_neighbour_table(head, rows):
+    """rows: (leading cells, {runtime: (busy value text, slowdown) or None})
+    in the order of head's runtime columns; prints each runtime's busy value
+    and slowdown (busy / quiet), and whether weft's slowdown is no worse than
+    libgomp's (issue 15's target)."""
+    table = []
+    for lead, per_runtime in rows:
+        slow = {r: v[1] for r, v in per_runtime.items() if v}
+        cells = ["%s (%.1fx)" % v if v else "-" for v in per_runtime.values()]
+        verdict = "-"
+        if "weft" in slow and "libgomp" in slow:
+            verdict = "ok" if slow["weft"] <= slow["libgomp"] else \
+                "WORSE (%.1fx vs %.1fx)" % (slow["weft"], slow["libgomp"])
+        table.append(lead + cells + [verdict])
+    print("\nwith a busy neighbour (one spinning process on the same CPUs):")
+    print_table(head + ["weft vs libgomp"], table,
+                left=(0, len(head)))
+
+
 # ---- running programs under `weft run` (run_gomp.py, run_apps.py) -----------
 
 def weft_prefix(weft, threads):

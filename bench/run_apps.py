@@ -151,29 +151,19 @@ def fmt_s(values):
 
 
 def print_neighbour_table(rows, runtimes, quiet, busy):
-    """Median times beside a busy neighbour and each runtime's slowdown
-    (busy / quiet median); issue 15's target: weft's slowdown no worse than
-    libgomp's."""
-    head = ["row"] + ["%s busy s (x)" % rt for rt in runtimes] + \
-        ["weft vs libgomp"]
+    """Median times beside a busy neighbour and each runtime's slowdown."""
     table = []
     for row in rows:
-        cells, slow = [], {}
+        per_runtime = {}
         for rt in runtimes:
             q = [r["time_s"] for r in quiet[(row[0], rt)]]
             b = [r["time_s"] for r in busy[(row[0], rt)]]
-            if q and b and statistics.median(q) > 0:
-                slow[rt] = statistics.median(b) / statistics.median(q)
-                cells.append("%s (%.1fx)" % (fmt_s(b), slow[rt]))
-            else:
-                cells.append("-")
-        verdict = "-"
-        if "weft" in slow and "libgomp" in slow:
-            verdict = "ok" if slow["weft"] <= slow["libgomp"] else \
-                "WORSE (%.1fx vs %.1fx)" % (slow["weft"], slow["libgomp"])
-        table.append([row[0]] + cells + [verdict])
-    print("\nwith a busy neighbour (one spinning process on the same CPUs):")
-    benchlib.print_table(head, table, left=(0, len(head) - 1))
+            per_runtime[rt] = (fmt_s(b), statistics.median(b) /
+                               statistics.median(q)) \
+                if q and b and statistics.median(q) > 0 else None
+        table.append(([row[0]], per_runtime))
+    benchlib.print_neighbour_table(
+        ["row"] + ["%s busy s (x)" % rt for rt in runtimes], table)
 
 
 def main():

@@ -350,12 +350,7 @@ def main():
 
     if weft_missing:
         print("\nweft: MISSING (%s): the weft columns are empty" % weft_missing)
-    if failures:
-        print("\nBENCHMARK FAILURES (%d):" % len(failures))
-        for f in failures:
-            print("  " + f)
-        return 1
-    return 0
+    return benchlib.exit_status(failures)
 
 
 if __name__ == "__main__":

@@ -65,28 +65,20 @@ def target_verdict(threads, pattern, deps, weft, best, peers):
 
 
 def print_neighbour_table(configs, runtimes, quiet, busy):
-    """ns/task beside a busy neighbour, and each runtime's slowdown (busy /
-    quiet); issue 15's target: weft's slowdown no worse than libgomp's."""
-    head = ["pattern", "deps", "threads"] + \
-        ["%s busy ns (x)" % r for r in runtimes] + ["weft vs libgomp"]
-    rows = []
+    """ns/task beside a busy neighbour and each runtime's slowdown."""
+    table = []
     for (pattern, deps, threads) in configs:
-        cells, slow = [], {}
+        per_runtime = {}
         for r in runtimes:
             q = quiet.get((pattern, deps, threads, r))
             b = busy.get((pattern, deps, threads, r))
-            if q and b and q["ns_per_task"] > 0:
-                slow[r] = b["ns_per_task"] / q["ns_per_task"]
-                cells.append("%.1f (%.1fx)" % (b["ns_per_task"], slow[r]))
-            else:
-                cells.append("-")
-        verdict = "-"
-        if "weft" in slow and "libgomp" in slow:
-            verdict = "ok" if slow["weft"] <= slow["libgomp"] else \
-                "WORSE (%.1fx vs %.1fx)" % (slow["weft"], slow["libgomp"])
-        rows.append([pattern, str(deps), str(threads)] + cells + [verdict])
-    print("\nwith a busy neighbour (one spinning process on the same CPUs):")
-    benchlib.print_table(head, rows, left=(0, len(head) - 1))
+            per_runtime[r] = ("%.1f" % b["ns_per_task"],
+                              b["ns_per_task"] / q["ns_per_task"]) \
+                if q and b and q["ns_per_task"] > 0 else None
+        table.append(([pattern, str(deps), str(threads)], per_runtime))
+    benchlib.print_neighbour_table(
+        ["pattern", "deps", "threads"] +
+        ["%s busy ns (x)" % r for r in runtimes], table)
 
 
 def main():
