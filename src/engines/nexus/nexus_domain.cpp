@@ -35,4 +35,23 @@ void nexus_domains::recycle(nexus_domain *d) {
               std::memory_order_relaxed);
 }
 
+bool nexus_prepare(nexus_descriptor &d, task *parent, const weft_dep *deps,
+                   int ndeps, bool create_domain,
+                   std::vector<nexus_param> &spill, nexus_domains &domains) {
+  if (ndeps > 0)
+    nexus_format(d, deps, ndeps, spill);
+  if (d.n == 0)
+    return true;
+  nexus_domain *dom = domain_of(parent);
+  if (!dom) {
+    if (!create_domain)
+      return false;
+    dom = domains.acquire(); // the parent's reference
+    parent->domain = reinterpret_cast<dep_domain *>(dom);
+  }
+  d.dom = dom;
+  d.tag = dom->tag;
+  return true;
+}
+
 } // namespace weft

@@ -8,6 +8,8 @@
 #pragma once
 
 #include "base/check.hpp"
+#include "core/task.hpp"
+#include "engines/nexus/nexus_descriptor.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -45,6 +47,20 @@ private:
   std::vector<std::unique_ptr<nexus_domain>> all_;
   std::atomic<uint64_t> live_{0}, peak_{0};
 };
+
+// The parent's domain, null until its first child with dependences.
+inline nexus_domain *domain_of(task *parent) {
+  return reinterpret_cast<nexus_domain *>(parent->domain);
+}
+
+// The Nexus Plugin's step before a submit: formats deps into d
+// (nexus_format, spilling into spill) and, when d has parameters, names
+// the parent's domain in it, making that domain (with the parent's
+// reference) on first use when create_domain. False only when the parent
+// has no domain and create_domain is false.
+bool nexus_prepare(nexus_descriptor &d, task *parent, const weft_dep *deps,
+                   int ndeps, bool create_domain,
+                   std::vector<nexus_param> &spill, nexus_domains &domains);
 
 inline void nexus_domain::unref() {
   auto r = refs.fetch_sub(1, std::memory_order_acq_rel);

@@ -17,10 +17,6 @@ constexpr backoff_policy kManagerBackoff{256, 16};
 // A worker waiting for the manager to catch up (it is never far behind).
 constexpr backoff_policy kCatchUpBackoff{64, backoff_policy::kForever};
 
-nexus_domain *domain_ptr(task *parent) {
-  return reinterpret_cast<nexus_domain *>(parent->domain);
-}
-
 } // namespace
 
 nexus_engine::nexus_engine(const nexus_config &cfg)
@@ -51,20 +47,8 @@ void nexus_engine::stop() {
 // --------------------------------
 bool nexus_engine::format(per_worker &p, task *parent, nexus_descriptor &d,
                           const weft_dep *deps, int ndeps, bool create_domain) {
-  if (ndeps > 0)
-    nexus_format(d, deps, ndeps, p.spill);
-  if (d.n == 0)
-    return true;
-  nexus_domain *dom = domain_ptr(parent);
-  if (!dom) {
-    if (!create_domain)
-      return false;
-    dom = domains_.acquire(); // the parent's reference
-    parent->domain = reinterpret_cast<dep_domain *>(dom);
-  }
-  d.dom = dom;
-  d.tag = dom->tag;
-  return true;
+  return nexus_prepare(d, parent, deps, ndeps, create_domain, p.spill,
+                       domains_);
 }
 
 template <class Op>
@@ -343,7 +327,7 @@ void nexus_engine::children_done(worker &, task *) {
 }
 
 void nexus_engine::task_end(worker &, task *parent) {
-  nexus_domain *d = domain_ptr(parent);
+  nexus_domain *d = domain_of(parent);
   parent->domain = nullptr;
   d->unref();
 }

@@ -24,10 +24,6 @@ constexpr uint32_t kTagLimit = 1u << 16;
 // the unit (as the nexus engine does: nested programs stay live).
 constexpr uint32_t kBypassAfter = 4;
 
-nexus_domain *domain_ptr(task *parent) {
-  return reinterpret_cast<nexus_domain *>(parent->domain);
-}
-
 class nexus_rtl_engine final : public dependency_engine, private nexus_port {
 public:
   explicit nexus_rtl_engine(const nexus_config &c)
@@ -104,7 +100,7 @@ public:
 
   void children_done(worker &, task *) override {}
   void task_end(worker &, task *parent) override {
-    nexus_domain *d = domain_ptr(parent);
+    nexus_domain *d = domain_of(parent);
     parent->domain = nullptr;
     d->unref();
   }
@@ -135,29 +131,20 @@ private:
 
   bool format(task *parent, nexus_descriptor &d, const weft_dep *deps,
               int ndeps, bool create_domain, std::vector<nexus_param> &spill) {
-    if (ndeps > 0)
-      nexus_format(d, deps, ndeps, spill);
+    if (!nexus_prepare(d, parent, deps, ndeps, create_domain, spill, domains_))
+      return false;
     if (d.n == 0)
       return true;
-    nexus_domain *dom = domain_ptr(parent);
-    if (!dom) {
-      if (!create_domain)
-        return false;
-      dom = domains_.acquire();
-      parent->domain = reinterpret_cast<dep_domain *>(dom);
-    }
-    if (dom->tag >= kTagLimit)
+    if (d.tag >= kTagLimit)
       fatal("nexus-rtl: dependence domain tag %u does not fit the unit's "
             "16-bit key field",
-            dom->tag);
+            d.tag);
     const nexus_param *p = d.params();
     for (uint32_t i = 0; i < d.n; ++i)
       if (p[i].addr >= kAddrLimit)
         fatal("nexus-rtl: dependence address %#lx does not fit the unit's "
               "48-bit key field",
               static_cast<unsigned long>(p[i].addr));
-    d.dom = dom;
-    d.tag = dom->tag;
     return true;
   }
 
