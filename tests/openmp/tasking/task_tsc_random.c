@@ -125,14 +125,11 @@ static long node(uint64_t id, int depth, int min_lock, int tied)
 #pragma omp taskwait
     }
   }
-  if (p.lock >= 0) {
-    // Counted under the lock when held, else atomically (the serial run
-    // counts it either way).
-    if (lock >= 0)
-      lock_count[p.lock] += v;
-    else
-      __atomic_add_fetch(&lock_count[p.lock], v, __ATOMIC_RELAXED);
-  }
+  // Atomically even under the lock: an untied task with the same lock
+  // index adds here without holding it (the serial run counts it either
+  // way).
+  if (p.lock >= 0)
+    __atomic_add_fetch(&lock_count[p.lock], v, __ATOMIC_RELAXED);
   if (lock >= 0)
     omp_unset_lock(&locks[lock]);
   return v + vals[0] + vals[1] + vals[2] + vals[3];
