@@ -232,7 +232,7 @@ TEST(NexusTaskMaestro, SetConflictBlocks) {
 // predecessor's address and writing its own (2 dependences). Every task but
 // the first waits in one Kick-Off List; each finish kicks off the next.
 // The RTL's cycles per operation are fixed by its FSM (docs/engines.md,
-// "nexus-rtl"): 21 per insertion and 21 per finish with a kick-off.
+// "nexus-rtl"): 10 per insertion and 21 per finish with a kick-off.
 TEST(NexusTaskMaestro, EmptytaskChainCycles) {
   pair_bench b(nexus_rtl::kTableI);
   constexpr uint32_t kTasks = 500;
@@ -258,11 +258,12 @@ TEST(NexusTaskMaestro, EmptytaskChainCycles) {
               double(b.model_finish) / kTasks, ins + fin,
               double(b.model_insert + b.model_finish) / kTasks);
   EXPECT_EQ(after_insert.blocked_cycles, 0u);
-  // Insert: header 1 + words n + pool check 1 + n x (check lookup 3) +
-  // allocation 1 + n x (lookup 3, write 1) + 1 table-busy cycle between
-  // placements + header / count write 1 (+ Ready FIFO word 1 if ready):
-  // 13 for the first task (1 parameter, ready), 21 for the others.
-  EXPECT_EQ(after_insert.insert_cycles, 13u + (kTasks - 1) * 21u);
+  // Insert (the check's lookups pipelined with the parameter words, the
+  // placement one table write per cycle): header 1 + pool check 1 + check
+  // n + 2 (one lookup per cycle, 2 cycles of latency) + allocation 1 +
+  // placement n + header / count write 1 (+ Ready FIFO word 1 if ready):
+  // 2n + 6, i.e. 9 for the first task (1 parameter, ready), 10 for the others.
+  EXPECT_EQ(after_insert.insert_cycles, 9u + (kTasks - 1) * 10u);
   // Finish: header 2 + n x (parameter read 2, lookup 3, write-back 1,
   // next 1) + kick-off 4 (front, count, Ready FIFO word, next) + entry
   // release 1: 14 for the first, 21 for the middle ones, 17 for the last
