@@ -119,7 +119,7 @@ module nexus_task_maestro #(
   );
 
   // ---- the Dependence Table ---------------------------------------------------
-  logic dt_valid, dt_ready, dt_rsp, dt_hit;
+  logic dt_valid, dt_rsp, dt_hit;  // the table takes an operation every cycle
   logic [1:0] dt_op;
   logic [63:0] dt_key;
   logic [ST-1:0] dt_wdata, dt_rdata;
@@ -130,7 +130,7 @@ module nexus_task_maestro #(
       .WIDTH(ST)
   ) u_dt (
       .clk_i, .rst_ni, .req_valid_i(dt_valid), .req_op_i(dt_op), .req_key_i(dt_key),
-      .req_data_i(dt_wdata), .req_ready_o(dt_ready), .rsp_valid_o(dt_rsp), .rsp_hit_o(dt_hit),
+      .req_data_i(dt_wdata), .req_ready_o(), .rsp_valid_o(dt_rsp), .rsp_hit_o(dt_hit),
       .rsp_full_o(), .rsp_data_o(dt_rdata)
   );
 
@@ -161,13 +161,10 @@ module nexus_task_maestro #(
     S_PL_FINAL,
     S_FIN_HDR_RD,
     S_FIN_HDR,
-    S_FIN_PRD,
-    S_FIN_PAR,
-    S_FIN_REQ,
-    S_FIN_WAIT,
+    S_FIN_LK,
+    S_FIN_LD,
     S_KO,
     S_KO_CNT,
-    S_KO_NEXT,
     S_FIN_WB,
     S_FIN_PNEXT,
     S_FIN_REL,
@@ -202,6 +199,9 @@ module nexus_task_maestro #(
   logic [IW-1:0] f_next_q;
   logic [PW:0] f_n_q;
   logic [63:0] fkey_q;
+  logic rd1_q;  // a parameter read of the finish's lookups is answered now
+  logic [63:0] f_key[0:PARAMS-1];  // the entry's keys, kept by its lookups
+  logic [63:0] f_key_rd, fin_key;
   logic [IW-1:0] fent_q[0:MAXE-1];
   logic [EW:0] fe_cnt_q;
 
@@ -226,14 +226,21 @@ module nexus_task_maestro #(
   assign pidx = pi_q[$clog2(MAX_PARAMS)-1:0];
   assign qidx = qi_q[$clog2(MAX_PARAMS)-1:0];
   assign hd_st_rd = hd_st[pidx];
-  always_ff @(posedge clk_i) if (st_q == S_CHK && dt_rsp) hd_st[pidx] <= dt_rdata;
+  always_ff @(posedge clk_i) if ((st_q == S_CHK || st_q == S_FIN_LK) && lk_rsp) hd_st[pidx] <= dt_rdata;
+  assign f_key_rd = f_key[pidx[PW-1:0]];
+  always_ff @(posedge clk_i) if (st_q == S_FIN_LK && rd1_q) f_key[PW'(qi_q-1'b1)] <= par_rd[63:0];
+
+  // A lookup's answer (the Dependence Table also answers writes; 2 cycles
+  // after the request, whatever came between).
+  logic lk1_q, lk2_q, lk_rsp;
+  assign lk_rsp = dt_rsp && lk2_q;
 
   // The entry state decoded below: the placement's kept lookup, else the
   // Dependence Table's response.
   logic [ST-1:0] src_st;
   logic src_hit;
-  assign src_st  = st_q == S_PL ? hd_st_rd : dt_rdata;
-  assign src_hit = st_q == S_PL ? !hd_new_q[pidx] : dt_hit;
+  assign src_st  = st_q == S_PL || st_q == S_FIN_LD ? hd_st_rd : dt_rdata;
+  assign src_hit = st_q == S_PL ? !hd_new_q[pidx] : st_q == S_FIN_LD || dt_hit;
 
   // Decoding an entry state.
   logic [HW-1:0] r_hold, r_wait;
@@ -300,7 +307,8 @@ module nexus_task_maestro #(
       if (MW'(j) < pi_q && hd_new_q[j] && hd_set[j] == cur_set) claimed = claimed + 1'b1;
   end
   logic [SB-1:0] fkey_set;
-  assign fkey_hash = nexus_pkg::set_hash(fkey_q);
+  assign fin_key = st_q == S_FIN_LD ? f_key_rd : fkey_q;
+  assign fkey_hash = nexus_pkg::set_hash(fin_key);
   assign fkey_set = fkey_hash[SB-1:0];
 
   // The check of the current parameter fails: no way left in its set for a
@@ -341,7 +349,7 @@ module nexus_task_maestro #(
     fin_pop = 1'b0;
     wq_pop = 1'b0;
     rdy_push = 1'b0;
-    rdy_word = {emit_waiter_q, emit_id_q};
+    rdy_word = st_q == S_KO_CNT ? {1'b0, ko_id_q} : {emit_waiter_q, emit_id_q};
     case (st_q)
       S_IDLE:
       if (!wq_push) begin
@@ -368,13 +376,25 @@ module nexus_task_maestro #(
         dt_op = hd_new_q[pidx] ? nexus_pkg::DtInsert : nexus_pkg::DtUpdate;
         dt_wdata = p_enc;
       end
-      S_FIN_REQ: begin
+      // One lookup per cycle, each key as its parameter read answers.
+      S_FIN_LK:
+      if (rd1_q) begin
         dt_valid = 1'b1;
-        dt_key   = fkey_q;
+        dt_key   = par_rd[63:0];
       end
+      // A kept entry that kicks nobody off is written back at once, one
+      // holder fewer (deleted when it was the last).
+      S_FIN_LD:
+      if (!fin_ko) begin
+        dt_valid = 1'b1;
+        dt_key = fin_key;
+        dt_op = r_hold == HW'(1) ? nexus_pkg::DtDelete : nexus_pkg::DtUpdate;
+        dt_wdata = {src_st[ST-1:HW], r_hold - 1'b1};
+      end
+      S_KO_CNT: rdy_push = ko_emit && !rdy_full;
       S_FIN_WB: begin
         dt_valid = 1'b1;
-        dt_key   = fkey_q;
+        dt_key   = fin_key;
         dt_op    = e_hold_q == '0 ? nexus_pkg::DtDelete : nexus_pkg::DtUpdate;
       end
       S_EMIT: rdy_push = !rdy_full;
@@ -387,7 +407,7 @@ module nexus_task_maestro #(
   logic [$clog2(POOL*PARAMS)-1:0] par_ra;
   logic [DW-1:0] dk_ra;
   assign hdr_ra = fe_q;
-  assign par_ra = {fe_q, pi_q[PW-1:0]};
+  assign par_ra = {fe_q, qi_q[PW-1:0]};
   assign cnt_ra = front[SW-1:2];
   assign dk_ra = e_dh_q;
   always_ff @(posedge clk_i) begin
@@ -491,6 +511,14 @@ module nexus_task_maestro #(
   // The entry's Dependence Count and the front's after a kick-off.
   logic [CW-1:0] ko_count;
   assign ko_count = cnt_rd[CW-1:0] - 1'b1;
+  // The task kicked off becomes ready (a waiter goes to the waiter queue
+  // instead); its Ready word waits for room in the Ready FIFO.
+  logic ko_emit, ko_stall;
+  assign ko_emit  = ko_count == '0 && !cnt_rd[CW];
+  assign ko_stall = ko_emit && rdy_full;
+  // The finish's kept entry: its last holder leaves and tasks wait.
+  logic fin_ko;
+  assign fin_ko = r_hold == HW'(1) && r_wait != '0;
 
   always_comb begin
     hdr_we = 1'b0;
@@ -505,8 +533,8 @@ module nexus_task_maestro #(
     pf_wa = pool_top_q[IW-1:0];
     pf_wd = fent_q[EW'(ei_q)];
     su_we = 1'b0;
-    su_wa = st_q == S_FIN_WB ? fkey_set : cur_set;
-    su_wd = st_q == S_FIN_WB ? set_used[fkey_set] - 1'b1 : cur_used + 1'b1;
+    su_wa = st_q == S_FIN_WB || st_q == S_FIN_LD ? fkey_set : cur_set;
+    su_wd = st_q == S_FIN_WB || st_q == S_FIN_LD ? set_used[fkey_set] - 1'b1 : cur_used + 1'b1;
     dkn_we = 1'b0;
     dkn_wa = dk_pop;
     dkn_wd = '0;
@@ -539,13 +567,15 @@ module nexus_task_maestro #(
         };
         cnt_we = ei_q == '0;
       end
-      S_KO_CNT: begin
+      S_FIN_LD: su_we = !fin_ko && r_hold == HW'(1);
+      S_KO_CNT:
+      if (!ko_stall) begin
         cnt_we = 1'b1;
         cnt_wa = ko_id_q;
         cnt_wd = {cnt_rd[CW], ko_count};
         dkf_we = ko_refill_q;
       end
-      S_FIN_WB: su_we = dt_ready && e_hold_q == '0;
+      S_FIN_WB: su_we = e_hold_q == '0;
       S_FIN_REL: pf_we = 1'b1;
       default: ;
     endcase
@@ -600,6 +630,9 @@ module nexus_task_maestro #(
       f_next_q <= '0;
       f_n_q <= '0;
       fkey_q <= '0;
+      rd1_q <= 1'b0;
+      lk1_q <= 1'b0;
+      lk2_q <= 1'b0;
       fe_cnt_q <= '0;
       emit_waiter_q <= 1'b0;
       ko_refill_q <= 1'b0;
@@ -615,6 +648,9 @@ module nexus_task_maestro #(
     end else begin
       wq_push <= 1'b0;
       cyc_o   <= cyc_o + 1'b1;
+      lk1_q   <= dt_valid && dt_op == nexus_pkg::DtLookup;
+      lk2_q   <= lk1_q;
+      rd1_q   <= st_q == S_FIN_LK && (PW + 1)'(qi_q) < f_n_q;
       case (st_q)
         S_IDLE, S_EMIT: ;
         S_LOAD_HDR, S_CHK_POOL, S_CHK, S_PL_ALLOC, S_PL, S_PL_FINAL:
@@ -691,7 +727,7 @@ module nexus_task_maestro #(
             end
             qi_q <= qi_q + 1'b1;
           end
-          if (dt_rsp) begin
+          if (lk_rsp) begin
             if (!dt_hit) hd_new_q[pidx] <= 1'b1;
             else if (!r_join && r_needs_dummy) dummies_q <= dummies_q + 1'b1;
             if (chk_fail) fail_q <= 1'b1;
@@ -754,34 +790,42 @@ module nexus_task_maestro #(
           f_next_v_q <= hdr_rd[IW+PW+1];
           f_next_q <= hdr_rd[IW+PW:PW+1];
           pi_q <= '0;
-          st_q <= hdr_rd[PW:0] == '0 ? S_FIN_PNEXT : S_FIN_PRD;
+          qi_q <= '0;
+          st_q <= hdr_rd[PW:0] == '0 ? S_FIN_PNEXT : S_FIN_LK;
         end
-        S_FIN_PRD: st_q <= S_FIN_PAR;
-        S_FIN_PAR: begin
-          fkey_q <= par_rd[63:0];
-          st_q   <= S_FIN_REQ;
-        end
-        S_FIN_REQ: if (dt_ready) st_q <= S_FIN_WAIT;
-        S_FIN_WAIT:
-        if (dt_rsp) begin
-          if (!dt_hit) begin
-            err_o <= 1'b1;
-            st_q  <= S_IDLE;
-          end else begin
-            e_hold_q <= r_hold - 1'b1;
-            e_wait_q <= r_wait;
-            e_acc_q <= r_acc;
-            e_khead_q <= r_khead;
-            e_klen_q <= r_klen;
-            e_tailn_q <= r_tailn;
-            e_dh_v_q <= r_dh_v;
-            e_dt_v_q <= r_dt_v;
-            e_dh_q <= r_dh;
-            e_dt_q <= r_dt;
-            for (int unsigned k = 0; k < KOL; k++) e_kol_q[k] <= r_kol[k];
-            st_q <= r_hold == HW'(1) && r_wait != '0 ? S_KO : S_FIN_WB;
+        // The entry's parameters read one per cycle, each looked up as it
+        // arrives; the answers kept (hd_st, f_key) for S_FIN_LD.
+        S_FIN_LK: begin
+          if ((PW + 1)'(qi_q) < f_n_q) qi_q <= qi_q + 1'b1;
+          if (lk_rsp) begin
+            if (!dt_hit) begin
+              err_o <= 1'b1;
+              st_q  <= S_IDLE;
+            end else if ((PW + 1)'(pi_q) + 1'b1 == f_n_q) begin
+              pi_q <= '0;
+              st_q <= S_FIN_LD;
+            end else pi_q <= pi_q + 1'b1;
           end
         end
+        // One kept entry per cycle: written back at once, or its Kick-Off
+        // List served first.
+        S_FIN_LD:
+        if (fin_ko) begin
+          e_hold_q <= r_hold - 1'b1;
+          e_wait_q <= r_wait;
+          e_acc_q <= r_acc;
+          e_khead_q <= r_khead;
+          e_klen_q <= r_klen;
+          e_tailn_q <= r_tailn;
+          e_dh_v_q <= r_dh_v;
+          e_dt_v_q <= r_dt_v;
+          e_dh_q <= r_dh;
+          e_dt_q <= r_dt;
+          for (int unsigned k = 0; k < KOL; k++) e_kol_q[k] <= r_kol[k];
+          fkey_q <= f_key_rd;
+          st_q <= S_KO;
+        end else if ((PW + 1)'(pi_q) + 1'b1 < f_n_q) pi_q <= pi_q + 1'b1;
+        else st_q <= S_FIN_PNEXT;
         S_KO:
         if (e_hold_q != '0 && !(concurrent(front[1:0]) && front[1:0] == e_acc_q)) st_q <= S_FIN_WB;
         else begin
@@ -794,7 +838,10 @@ module nexus_task_maestro #(
           ko_refill_q <= e_klen_q == (KW + 1)'(1) && e_dh_v_q;
           st_q <= S_KO_CNT;
         end
-        S_KO_CNT: begin
+        // The count decremented; the Ready word written (or the waiter
+        // queued) in the same cycle; the next waiter of a concurrent class.
+        S_KO_CNT:
+        if (!ko_stall) begin
           if (ko_refill_q) begin
             // The entry's list ran dry: its first Dummy Kick-Off List
             // moves in and goes back to the free stack.
@@ -809,25 +856,20 @@ module nexus_task_maestro #(
             end
             dk_top_q <= dk_top_q + 1'b1;
           end
-          emit_id_q <= ko_id_q;
-          emit_waiter_q <= 1'b0;
-          ret_q <= S_KO_NEXT;
-          if (ko_count != '0) st_q <= S_KO_NEXT;
-          else if (cnt_rd[CW]) begin
+          if (ko_count == '0 && cnt_rd[CW]) begin
             wq_push <= 1'b1;
             wq_in <= ko_id_q;
-            st_q <= S_KO_NEXT;
-          end else st_q <= S_EMIT;
+          end
+          st_q <= e_wait_q != '0 && concurrent(e_acc_q) ? S_KO : S_FIN_WB;
         end
-        S_KO_NEXT: st_q <= e_wait_q != '0 && concurrent(e_acc_q) ? S_KO : S_FIN_WB;
-        S_FIN_WB: if (dt_ready) st_q <= S_FIN_PNEXT;
-        S_FIN_PNEXT:
+        S_FIN_WB:
         if ((PW + 1)'(pi_q) + 1'b1 < f_n_q) begin
           pi_q <= pi_q + 1'b1;
-          st_q <= S_FIN_PRD;
-        end else if (f_next_v_q) begin
+          st_q <= S_FIN_LD;
+        end else st_q <= S_FIN_PNEXT;
+        S_FIN_PNEXT:
+        if (f_next_v_q) begin
           fe_q <= f_next_q;
-          pi_q <= '0;
           st_q <= S_FIN_HDR_RD;
         end else begin
           ei_q <= '0;
