@@ -7,13 +7,21 @@
 // The key is {domain tag[15:0], address[47:0]}; its set is the functional
 // model's (nexus_pkg::set_hash).
 //
-// Port: one operation at a time. Taken with req_valid_i && req_ready_o; the
-// set's ways are read on that edge (tags and states are inferable memories,
-// one per way, with a synchronous read), compared in the next cycle, and the
-// response (rsp_valid_o for one cycle) is registered on the edge after: 2
-// cycles per operation. rsp_hit_o: the key was present; rsp_data_o: its state
-// before the operation; rsp_full_o: an INSERT of a new key found no free way
-// (a set conflict; nothing changed). INSERT takes the lowest free way.
+// Port: pipelined, one operation per cycle (req_ready_o is always high).
+// Stage 1, the edge that takes an operation: the set's ways are read (tags
+// and states are inferable memories, one per way, with a synchronous read).
+// Stage 2, the next cycle: every tag is compared, at most one way is written,
+// and the response (rsp_valid_o for one cycle) is registered on the edge
+// after. An operation's response is seen 2 cycles after the cycle it was
+// presented in, whatever the operations around it.
+// Hazard: an operation taken on the edge where its predecessor writes the
+// same set reads that way's old tag and state; the written way's key and
+// state are forwarded into its compare (the valid bits are flip-flops,
+// already current), so back-to-back operations on one set see each other
+// in order, as if one at a time.
+// rsp_hit_o: the key was present; rsp_data_o: its state before the operation;
+// rsp_full_o: an INSERT of a new key found no free way (a set conflict;
+// nothing changed). INSERT takes the lowest free way.
 module nexus_dependence_table #(
     parameter int unsigned SETS = nexus_pkg::DtSetsDefault,
     parameter int unsigned WAYS = nexus_pkg::DtWaysDefault,
@@ -45,6 +53,12 @@ module nexus_dependence_table #(
   /* verilator lint_on UNUSEDSIGNAL */
 
   logic busy_q;  // an operation is in its compare cycle
+  // The write made on the edge that took the operation now comparing.
+  logic fw_q;
+  logic [SB-1:0] fw_set_q;
+  logic [WB-1:0] fw_way_q;
+  logic [KEY_W-1:0] fw_key_q;
+  logic [WIDTH-1:0] fw_data_q;
   logic [1:0] op_q;
   logic [KEY_W-1:0] key_q;
   logic [WIDTH-1:0] data_q;
@@ -54,9 +68,22 @@ module nexus_dependence_table #(
   logic [KEY_W-1:0] tag_rd[0:WAYS-1];
   logic [WIDTH-1:0] state_rd[0:WAYS-1];
 
-  assign req_ready_o = !busy_q;
+  assign req_ready_o = 1'b1;
   logic accept;
-  assign accept = req_valid_i && req_ready_o;
+  assign accept = req_valid_i;
+
+  // The ways as they are now: the read, or the write it missed.
+  logic [KEY_W-1:0] tag_cur[0:WAYS-1];
+  logic [WIDTH-1:0] state_cur[0:WAYS-1];
+  always_comb
+    for (int w = 0; w < WAYS; w++) begin
+      tag_cur[w]   = tag_rd[w];
+      state_cur[w] = state_rd[w];
+      if (fw_q && fw_set_q == set_q && fw_way_q == WB'(w)) begin
+        tag_cur[w]   = fw_key_q;
+        state_cur[w] = fw_data_q;
+      end
+    end
 
   // The compare cycle: hit way and first free way.
   logic hit, free_found;
@@ -67,7 +94,7 @@ module nexus_dependence_table #(
     free_found = 1'b0;
     free_way = '0;
     for (int w = WAYS - 1; w >= 0; w--) begin
-      if (valid_q[w][set_q] && tag_rd[w] == key_q) begin
+      if (valid_q[w][set_q] && tag_cur[w] == key_q) begin
         hit = 1'b1;
         hit_way = WB'(w);
       end
@@ -122,23 +149,33 @@ module nexus_dependence_table #(
       rsp_hit_o <= 1'b0;
       rsp_full_o <= 1'b0;
       rsp_data_o <= '0;
+      fw_q <= 1'b0;
+      fw_set_q <= '0;
+      fw_way_q <= '0;
+      fw_key_q <= '0;
+      fw_data_q <= '0;
       for (int w = 0; w < WAYS; w++) valid_q[w] <= '0;
     end else begin
       rsp_valid_o <= 1'b0;
-      if (busy_q) begin
-        busy_q <= 1'b0;
-        rsp_valid_o <= 1'b1;
-        rsp_hit_o <= hit;
-        rsp_data_o <= hit ? state_rd[hit_way] : '0;
-        rsp_full_o <= op_q == nexus_pkg::DtInsert && !hit && !free_found;
-        if (write_en) valid_q[write_way][set_q] <= 1'b1;
-        if (op_q == nexus_pkg::DtDelete && hit) valid_q[hit_way][set_q] <= 1'b0;
-      end else if (accept) begin
-        busy_q <= 1'b1;
+      fw_q <= write_en;
+      fw_set_q <= set_q;
+      fw_way_q <= write_way;
+      fw_key_q <= key_q;
+      fw_data_q <= data_q;
+      busy_q <= accept;
+      if (accept) begin
         op_q   <= req_op_i;
         key_q  <= req_key_i;
         data_q <= req_data_i;
         set_q  <= set_of(req_key_i);
+      end
+      if (busy_q) begin
+        rsp_valid_o <= 1'b1;
+        rsp_hit_o <= hit;
+        rsp_data_o <= hit ? state_cur[hit_way] : '0;
+        rsp_full_o <= op_q == nexus_pkg::DtInsert && !hit && !free_found;
+        if (write_en) valid_q[write_way][set_q] <= 1'b1;
+        if (op_q == nexus_pkg::DtDelete && hit) valid_q[hit_way][set_q] <= 1'b0;
       end
     end
   end

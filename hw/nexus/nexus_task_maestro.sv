@@ -119,7 +119,7 @@ module nexus_task_maestro #(
   );
 
   // ---- the Dependence Table ---------------------------------------------------
-  logic dt_valid, dt_ready, dt_rsp, dt_hit;
+  logic dt_valid, dt_rsp, dt_hit;  // the table takes an operation every cycle
   logic [1:0] dt_op;
   logic [63:0] dt_key;
   logic [ST-1:0] dt_wdata, dt_rdata;
@@ -130,7 +130,7 @@ module nexus_task_maestro #(
       .WIDTH(ST)
   ) u_dt (
       .clk_i, .rst_ni, .req_valid_i(dt_valid), .req_op_i(dt_op), .req_key_i(dt_key),
-      .req_data_i(dt_wdata), .req_ready_o(dt_ready), .rsp_valid_o(dt_rsp), .rsp_hit_o(dt_hit),
+      .req_data_i(dt_wdata), .req_ready_o(), .rsp_valid_o(dt_rsp), .rsp_hit_o(dt_hit),
       .rsp_full_o(), .rsp_data_o(dt_rdata)
   );
 
@@ -145,7 +145,7 @@ module nexus_task_maestro #(
   logic [IW:0] pool_top_q, pool_fresh_q;  // stack height, next never-used entry
   logic [POOL-1:0] live_q;  // main entries of tasks in the pool
   logic [WB-1:0] set_used[0:SETS-1];
-  logic [DW:0] dk_next[0:DUMMY_KOL-1];  // {valid, next}
+  logic [DW-1:0] dk_next[0:DUMMY_KOL-1];  // the next list of a chain (none after its tail)
   logic [KOL*SW-1:0] dk_slots[0:DUMMY_KOL-1];
   logic [DW-1:0] dk_free[0:DUMMY_KOL-1];
   logic [DW:0] dk_top_q, dk_fresh_q;
@@ -154,24 +154,17 @@ module nexus_task_maestro #(
   typedef enum logic [4:0] {
     S_IDLE,
     S_LOAD_HDR,
-    S_LOAD_PAR,
     S_CHK_POOL,
-    S_CHK_REQ,
-    S_CHK_WAIT,
+    S_CHK,
     S_PL_ALLOC,
-    S_PL_REQ,
-    S_PL_WAIT,
-    S_PL_WREQ,
+    S_PL,
     S_PL_FINAL,
     S_FIN_HDR_RD,
     S_FIN_HDR,
-    S_FIN_PRD,
-    S_FIN_PAR,
-    S_FIN_REQ,
-    S_FIN_WAIT,
+    S_FIN_LK,
+    S_FIN_LD,
     S_KO,
     S_KO_CNT,
-    S_KO_NEXT,
     S_FIN_WB,
     S_FIN_PNEXT,
     S_FIN_REL,
@@ -181,7 +174,9 @@ module nexus_task_maestro #(
 
   // The Task Buffer (one task: the head).
   logic hd_valid_q, hd_waiter_q, blocked_q;
-  logic [MW-1:0] hd_n_q, pi_q, pend_q;
+  logic ld_q;  // the check takes the head's parameter words as they arrive
+  logic fail_q;  // the check found something that does not fit
+  logic [MW-1:0] hd_n_q, pi_q, qi_q, pend_q;
   logic [63:0] hd_key_q[0:MAX_PARAMS-1];
   logic [1:0] hd_acc_q[0:MAX_PARAMS-1];
   logic [MAX_PARAMS-1:0] hd_new_q;
@@ -204,6 +199,9 @@ module nexus_task_maestro #(
   logic [IW-1:0] f_next_q;
   logic [PW:0] f_n_q;
   logic [63:0] fkey_q;
+  logic rd1_q;  // a parameter read of the finish's lookups is answered now
+  logic [63:0] f_key[0:PARAMS-1];  // the entry's keys, kept by its lookups
+  logic [63:0] f_key_rd, fin_key;
   logic [IW-1:0] fent_q[0:MAXE-1];
   logic [EW:0] fe_cnt_q;
 
@@ -213,14 +211,38 @@ module nexus_task_maestro #(
   logic [65:0] par_rd;  // the access class is not needed to finish
   /* verilator lint_on UNUSEDSIGNAL */
   logic [CW:0] cnt_rd;
-  logic [DW:0] dkn_rd;
+  logic [DW-1:0] dkn_rd;
   logic [KOL*SW-1:0] dks_rd;
 
   function automatic logic concurrent(logic [1:0] a);
     concurrent = a != nexus_pkg::AccOut;
   endfunction
 
-  // Decoding the Dependence Table's response.
+  // The check's lookups, kept for the placement: one entry state per
+  // parameter (a memory written by the check, read by the placement).
+  logic [ST-1:0] hd_st[0:MAX_PARAMS-1];
+  logic [ST-1:0] hd_st_rd;
+  logic [$clog2(MAX_PARAMS)-1:0] pidx, qidx;
+  assign pidx = pi_q[$clog2(MAX_PARAMS)-1:0];
+  assign qidx = qi_q[$clog2(MAX_PARAMS)-1:0];
+  assign hd_st_rd = hd_st[pidx];
+  always_ff @(posedge clk_i) if ((st_q == S_CHK || st_q == S_FIN_LK) && lk_rsp) hd_st[pidx] <= dt_rdata;
+  assign f_key_rd = f_key[pidx[PW-1:0]];
+  always_ff @(posedge clk_i) if (st_q == S_FIN_LK && rd1_q) f_key[PW'(qi_q-1'b1)] <= par_rd[63:0];
+
+  // A lookup's answer (the Dependence Table also answers writes; 2 cycles
+  // after the request, whatever came between).
+  logic lk1_q, lk2_q, lk_rsp;
+  assign lk_rsp = dt_rsp && lk2_q;
+
+  // The entry state decoded below: the placement's kept lookup, else the
+  // Dependence Table's response.
+  logic [ST-1:0] src_st;
+  logic src_hit;
+  assign src_st  = st_q == S_PL || st_q == S_FIN_LD ? hd_st_rd : dt_rdata;
+  assign src_hit = st_q == S_PL ? !hd_new_q[pidx] : st_q == S_FIN_LD || dt_hit;
+
+  // Decoding an entry state.
   logic [HW-1:0] r_hold, r_wait;
   logic [1:0] r_acc;
   logic [KW-1:0] r_khead;
@@ -236,18 +258,18 @@ module nexus_task_maestro #(
   localparam int unsigned O_DT = O_DH + DW + 1;
   localparam int unsigned O_TAILN = O_DT + DW + 1;
   localparam int unsigned O_KOL = O_TAILN + KW + 1;
-  assign r_hold = dt_rdata[0+:HW];
-  assign r_acc = dt_rdata[O_ACC+:2];
-  assign r_wait = dt_rdata[O_WAIT+:HW];
-  assign r_khead = dt_rdata[O_KHEAD+:KW];
-  assign r_klen = dt_rdata[O_KLEN+:KW+1];
-  assign r_dh = dt_rdata[O_DH+:DW];
-  assign r_dh_v = dt_rdata[O_DH+DW];
-  assign r_dt = dt_rdata[O_DT+:DW];
-  assign r_dt_v = dt_rdata[O_DT+DW];
-  assign r_tailn = dt_rdata[O_TAILN+:KW+1];
+  assign r_hold = src_st[0+:HW];
+  assign r_acc = src_st[O_ACC+:2];
+  assign r_wait = src_st[O_WAIT+:HW];
+  assign r_khead = src_st[O_KHEAD+:KW];
+  assign r_klen = src_st[O_KLEN+:KW+1];
+  assign r_dh = src_st[O_DH+:DW];
+  assign r_dh_v = src_st[O_DH+DW];
+  assign r_dt = src_st[O_DT+:DW];
+  assign r_dt_v = src_st[O_DT+DW];
+  assign r_tailn = src_st[O_TAILN+:KW+1];
   for (genvar k = 0; k < KOL; k++) begin : g_rkol
-    assign r_kol[k] = dt_rdata[O_KOL+k*SW+:SW];
+    assign r_kol[k] = src_st[O_KOL+k*SW+:SW];
   end
   // Encoding the entry registers.
   logic [ST-1:0] e_enc;
@@ -274,8 +296,8 @@ module nexus_task_maestro #(
     assign hd_set[j] = hj[SB-1:0];
   end
   /* verilator lint_on UNUSEDSIGNAL */
-  assign cur_key = hd_key_q[pi_q[$clog2(MAX_PARAMS)-1:0]];
-  assign cur_acc = hd_acc_q[pi_q[$clog2(MAX_PARAMS)-1:0]];
+  assign cur_key = hd_key_q[pidx];
+  assign cur_acc = hd_acc_q[pidx];
   assign cur_hash = nexus_pkg::set_hash(cur_key);
   assign cur_set = cur_hash[SB-1:0];
   assign cur_used = set_used[cur_set];
@@ -285,13 +307,14 @@ module nexus_task_maestro #(
       if (MW'(j) < pi_q && hd_new_q[j] && hd_set[j] == cur_set) claimed = claimed + 1'b1;
   end
   logic [SB-1:0] fkey_set;
-  assign fkey_hash = nexus_pkg::set_hash(fkey_q);
+  assign fin_key = st_q == S_FIN_LD ? f_key_rd : fkey_q;
+  assign fkey_hash = nexus_pkg::set_hash(fin_key);
   assign fkey_set = fkey_hash[SB-1:0];
 
   // The check of the current parameter fails: no way left in its set for a
   // new key, or no Dummy Kick-Off List left for an append.
   logic chk_fail;
-  assign chk_fail = !dt_hit ? WB'(WAYS) - cur_used <= WB'(claimed) :
+  assign chk_fail = !src_hit ? WB'(WAYS) - cur_used <= WB'(claimed) :
       !r_join && r_needs_dummy && (DW + 1)'(dummies_q) + 1'b1 > dk_free_n;
 
   // Decoded response: joinable, and whether an append needs a dummy list.
@@ -326,26 +349,52 @@ module nexus_task_maestro #(
     fin_pop = 1'b0;
     wq_pop = 1'b0;
     rdy_push = 1'b0;
-    rdy_word = {emit_waiter_q, emit_id_q};
+    rdy_word = st_q == S_KO_CNT ? {1'b0, ko_id_q} : {emit_waiter_q, emit_id_q};
     case (st_q)
       S_IDLE:
       if (!wq_push) begin
         if (!wq_empty) wq_pop = 1'b1;
         else if (!fin_empty) fin_pop = 1'b1;
       end
-      S_LOAD_HDR, S_LOAD_PAR: new_pop = !new_empty;
-      S_CHK_REQ, S_PL_REQ: dt_valid = 1'b1;
-      S_PL_WREQ: begin
-        dt_valid = 1'b1;
-        dt_op = hd_new_q[pi_q[$clog2(MAX_PARAMS)-1:0]] ? nexus_pkg::DtInsert : nexus_pkg::DtUpdate;
+      S_LOAD_HDR: new_pop = !new_empty;
+      // One lookup per cycle: the parameter words as they leave the New
+      // FIFO, or (a head retried) the Task Buffer's keys.
+      S_CHK:
+      if (qi_q < hd_n_q) begin
+        if (!ld_q) begin
+          dt_valid = 1'b1;
+          dt_key   = hd_key_q[qidx];
+        end else if (!new_empty) begin
+          new_pop  = 1'b1;
+          dt_valid = 1'b1;
+          dt_key   = new_head[63:0];
+        end
       end
-      S_FIN_REQ: begin
+      // One write per cycle: the entry after the parameter joins it.
+      S_PL: begin
         dt_valid = 1'b1;
-        dt_key   = fkey_q;
+        dt_op = hd_new_q[pidx] ? nexus_pkg::DtInsert : nexus_pkg::DtUpdate;
+        dt_wdata = p_enc;
       end
+      // One lookup per cycle, each key as its parameter read answers.
+      S_FIN_LK:
+      if (rd1_q) begin
+        dt_valid = 1'b1;
+        dt_key   = par_rd[63:0];
+      end
+      // A kept entry that kicks nobody off is written back at once, one
+      // holder fewer (deleted when it was the last).
+      S_FIN_LD:
+      if (!fin_ko) begin
+        dt_valid = 1'b1;
+        dt_key = fin_key;
+        dt_op = r_hold == HW'(1) ? nexus_pkg::DtDelete : nexus_pkg::DtUpdate;
+        dt_wdata = {src_st[ST-1:HW], r_hold - 1'b1};
+      end
+      S_KO_CNT: rdy_push = ko_emit && !rdy_full;
       S_FIN_WB: begin
         dt_valid = 1'b1;
-        dt_key   = fkey_q;
+        dt_key   = fin_key;
         dt_op    = e_hold_q == '0 ? nexus_pkg::DtDelete : nexus_pkg::DtUpdate;
       end
       S_EMIT: rdy_push = !rdy_full;
@@ -358,7 +407,7 @@ module nexus_task_maestro #(
   logic [$clog2(POOL*PARAMS)-1:0] par_ra;
   logic [DW-1:0] dk_ra;
   assign hdr_ra = fe_q;
-  assign par_ra = {fe_q, pi_q[PW-1:0]};
+  assign par_ra = {fe_q, qi_q[PW-1:0]};
   assign cnt_ra = front[SW-1:2];
   assign dk_ra = e_dh_q;
   always_ff @(posedge clk_i) begin
@@ -368,11 +417,6 @@ module nexus_task_maestro #(
     dkn_rd <= dk_next[dk_ra];
     dks_rd <= dk_slots[dk_ra];
   end
-
-  // A dummy list taken while another was the tail: link them after the
-  // Dependence Table's write (one memory write port per cycle).
-  logic p_link_q;
-  logic [DW-1:0] link_from_q, link_to_q;
 
   // Memory writes.
   logic hdr_we, par_we, cnt_we, pf_we, su_we, dkn_we, dks_we, dkf_we;
@@ -384,7 +428,7 @@ module nexus_task_maestro #(
   logic [SB-1:0] su_wa;
   logic [WB-1:0] su_wd;
   logic [DW-1:0] dkn_wa, dks_wa, dkf_wa, dkf_wd;
-  logic [DW:0] dkn_wd;
+  logic [DW-1:0] dkn_wd;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [KW:0] dks_slot;  // < KOL
   /* verilator lint_on UNUSEDSIGNAL */
@@ -408,6 +452,12 @@ module nexus_task_maestro #(
   logic p_dh_v, p_dt_v, p_take_dummy, p_append;
   logic [DW-1:0] p_dh, p_dt;
   logic [SW-1:0] p_kol[0:KOL-1];
+  logic [ST-1:0] p_enc;
+  logic [KOL*SW-1:0] p_slots;
+  for (genvar k = 0; k < KOL; k++) begin : g_pkol
+    assign p_slots[k*SW+:SW] = p_kol[k];
+  end
+  assign p_enc = {p_slots, p_tailn, p_dt_v, p_dt, p_dh_v, p_dh, p_klen, p_khead, p_wait, p_acc, p_hold};
   always_comb begin
     p_hold = r_hold;
     p_wait = r_wait;
@@ -422,7 +472,7 @@ module nexus_task_maestro #(
     for (int unsigned k = 0; k < KOL; k++) p_kol[k] = r_kol[k];
     p_take_dummy = 1'b0;
     p_append = 1'b0;
-    if (!dt_hit) begin
+    if (!src_hit) begin
       p_hold = HW'(1);
       p_wait = '0;
       p_acc = cur_acc;
@@ -461,6 +511,14 @@ module nexus_task_maestro #(
   // The entry's Dependence Count and the front's after a kick-off.
   logic [CW-1:0] ko_count;
   assign ko_count = cnt_rd[CW-1:0] - 1'b1;
+  // The task kicked off becomes ready (a waiter goes to the waiter queue
+  // instead); its Ready word waits for room in the Ready FIFO.
+  logic ko_emit, ko_stall;
+  assign ko_emit  = ko_count == '0 && !cnt_rd[CW];
+  assign ko_stall = ko_emit && rdy_full;
+  // The finish's kept entry: its last holder leaves and tasks wait.
+  logic fin_ko;
+  assign fin_ko = r_hold == HW'(1) && r_wait != '0;
 
   always_comb begin
     hdr_we = 1'b0;
@@ -475,8 +533,8 @@ module nexus_task_maestro #(
     pf_wa = pool_top_q[IW-1:0];
     pf_wd = fent_q[EW'(ei_q)];
     su_we = 1'b0;
-    su_wa = st_q == S_FIN_WB ? fkey_set : cur_set;
-    su_wd = st_q == S_FIN_WB ? set_used[fkey_set] - 1'b1 : cur_used + 1'b1;
+    su_wa = st_q == S_FIN_WB || st_q == S_FIN_LD ? fkey_set : cur_set;
+    su_wd = st_q == S_FIN_WB || st_q == S_FIN_LD ? set_used[fkey_set] - 1'b1 : cur_used + 1'b1;
     dkn_we = 1'b0;
     dkn_wa = dk_pop;
     dkn_wd = '0;
@@ -488,23 +546,16 @@ module nexus_task_maestro #(
     dkf_wa = dk_top_q[DW-1:0];
     dkf_wd = e_dh_q;
     case (st_q)
-      S_PL_REQ: par_we = 1'b1;
-      S_PL_WAIT:
-      if (dt_rsp) begin
-        if (!dt_hit) su_we = 1'b1;
-        if (p_take_dummy) begin
-          // The new list ends the chain; the old tail links to it.
+      S_PL: begin
+        par_we = 1'b1;
+        if (!src_hit) su_we = 1'b1;
+        if (p_take_dummy && r_dt_v) begin
+          // The old tail links to the new list.
           dkn_we = 1'b1;
-          dkn_wa = dk_pop;
-          dkn_wd = '0;
+          dkn_wa = r_dt;
+          dkn_wd = dk_pop;
         end
-        if (p_append && (p_dt_v)) dks_we = 1'b1;
-      end
-      S_PL_WREQ:
-      if (p_link_q) begin
-        dkn_we = 1'b1;
-        dkn_wa = link_from_q;
-        dkn_wd = {1'b1, link_to_q};
+        if (p_append && p_dt_v) dks_we = 1'b1;
       end
       S_PL_FINAL: begin
         hdr_we = 1'b1;
@@ -516,13 +567,15 @@ module nexus_task_maestro #(
         };
         cnt_we = ei_q == '0;
       end
-      S_KO_CNT: begin
+      S_FIN_LD: su_we = !fin_ko && r_hold == HW'(1);
+      S_KO_CNT:
+      if (!ko_stall) begin
         cnt_we = 1'b1;
         cnt_wa = ko_id_q;
         cnt_wd = {cnt_rd[CW], ko_count};
         dkf_we = ko_refill_q;
       end
-      S_FIN_WB: su_we = dt_ready && e_hold_q == '0;
+      S_FIN_WB: su_we = e_hold_q == '0;
       S_FIN_REL: pf_we = 1'b1;
       default: ;
     endcase
@@ -535,8 +588,11 @@ module nexus_task_maestro #(
       hd_valid_q <= 1'b0;
       hd_waiter_q <= 1'b0;
       blocked_q <= 1'b0;
+      ld_q <= 1'b0;
+      fail_q <= 1'b0;
       hd_n_q <= '0;
       pi_q <= '0;
+      qi_q <= '0;
       pend_q <= '0;
       hd_new_q <= '0;
       dummies_q <= '0;
@@ -574,12 +630,12 @@ module nexus_task_maestro #(
       f_next_q <= '0;
       f_n_q <= '0;
       fkey_q <= '0;
+      rd1_q <= 1'b0;
+      lk1_q <= 1'b0;
+      lk2_q <= 1'b0;
       fe_cnt_q <= '0;
       emit_waiter_q <= 1'b0;
       ko_refill_q <= 1'b0;
-      p_link_q <= 1'b0;
-      link_from_q <= '0;
-      link_to_q <= '0;
       wq_push <= 1'b0;
       wq_in <= '0;
       err_o <= 1'b0;
@@ -592,9 +648,12 @@ module nexus_task_maestro #(
     end else begin
       wq_push <= 1'b0;
       cyc_o   <= cyc_o + 1'b1;
+      lk1_q   <= dt_valid && dt_op == nexus_pkg::DtLookup;
+      lk2_q   <= lk1_q;
+      rd1_q   <= st_q == S_FIN_LK && (PW + 1)'(qi_q) < f_n_q;
       case (st_q)
         S_IDLE, S_EMIT: ;
-        S_LOAD_HDR, S_LOAD_PAR, S_CHK_POOL, S_CHK_REQ, S_CHK_WAIT, S_PL_ALLOC, S_PL_REQ, S_PL_WAIT, S_PL_WREQ, S_PL_FINAL:
+        S_LOAD_HDR, S_CHK_POOL, S_CHK, S_PL_ALLOC, S_PL, S_PL_FINAL:
         cyc_insert_o <= cyc_insert_o + 1'b1;
         default: cyc_finish_o <= cyc_finish_o + 1'b1;
       endcase
@@ -633,50 +692,53 @@ module nexus_task_maestro #(
         if (!new_empty) begin
           hd_n_q <= new_head[MW-1:0];
           hd_waiter_q <= new_head[5];
-          pi_q <= '0;
           if (!new_head[NW-1] || new_head[4:0] > 5'(MAX_PARAMS)) err_o <= 1'b1;
-          else if (new_head[4:0] == '0) begin
+          else begin
             hd_valid_q <= 1'b1;
-            st_q <= S_IDLE;
-          end else st_q <= S_LOAD_PAR;
-        end
-        S_LOAD_PAR:
-        if (!new_empty) begin
-          hd_key_q[pi_q[$clog2(MAX_PARAMS)-1:0]] <= new_head[63:0];
-          hd_acc_q[pi_q[$clog2(MAX_PARAMS)-1:0]] <= new_head[65:64];
-          if (new_head[NW-1]) err_o <= 1'b1;
-          if (pi_q + 1'b1 == hd_n_q) begin
-            hd_valid_q <= 1'b1;
-            st_q <= S_IDLE;
-          end else pi_q <= pi_q + 1'b1;
+            ld_q <= 1'b1;
+            st_q <= S_CHK_POOL;
+          end
         end
         S_CHK_POOL: begin
           pi_q <= '0;
+          qi_q <= '0;
           hd_new_q <= '0;
           dummies_q <= '0;
-          if (pool_free_n < (IW + 1)'(need)) begin
-            blocked_q <= 1'b1;
-            st_q <= S_IDLE;
-          end else begin
-            ei_q <= '0;
-            st_q <= hd_n_q == '0 ? S_PL_ALLOC : S_CHK_REQ;
-          end
+          fail_q <= pool_free_n < (IW + 1)'(need);
+          ei_q <= '0;
+          if (hd_n_q == '0 || (!ld_q && pool_free_n < (IW + 1)'(need))) begin
+            // Nothing to look up (or, retried, the pool is still short).
+            if (pool_free_n < (IW + 1)'(need)) begin
+              blocked_q <= 1'b1;
+              st_q <= S_IDLE;
+            end else st_q <= S_PL_ALLOC;
+          end else st_q <= S_CHK;
         end
-        S_CHK_REQ: if (dt_ready) st_q <= S_CHK_WAIT;
-        S_CHK_WAIT:
-        if (dt_rsp) begin
-          if (!dt_hit) hd_new_q[pi_q[$clog2(MAX_PARAMS)-1:0]] <= 1'b1;
-          else if (!r_join && r_needs_dummy) dummies_q <= dummies_q + 1'b1;
-          if (chk_fail) begin
-            blocked_q <= 1'b1;
-            st_q <= S_IDLE;
-          end else if (pi_q + 1'b1 == hd_n_q) begin
-            pi_q <= '0;
-            ei_q <= '0;
-            st_q <= S_PL_ALLOC;
-          end else begin
-            pi_q <= pi_q + 1'b1;
-            st_q <= S_CHK_REQ;
+        // Lookups issued one per cycle, answered 2 cycles later in order;
+        // each answer is checked (against the claims of the parameters
+        // before it) and kept. A head that does not fit is loaded whole
+        // before it blocks.
+        S_CHK: begin
+          if (dt_valid) begin
+            if (ld_q) begin
+              hd_key_q[qidx] <= new_head[63:0];
+              hd_acc_q[qidx] <= new_head[65:64];
+              if (new_head[NW-1]) err_o <= 1'b1;
+            end
+            qi_q <= qi_q + 1'b1;
+          end
+          if (lk_rsp) begin
+            if (!dt_hit) hd_new_q[pidx] <= 1'b1;
+            else if (!r_join && r_needs_dummy) dummies_q <= dummies_q + 1'b1;
+            if (chk_fail) fail_q <= 1'b1;
+            if (pi_q + 1'b1 == hd_n_q) begin
+              ld_q <= 1'b0;
+              pi_q <= '0;
+              if (fail_q || chk_fail) begin
+                blocked_q <= 1'b1;
+                st_q <= S_IDLE;
+              end else st_q <= S_PL_ALLOC;
+            end else pi_q <= pi_q + 1'b1;
           end
         end
         S_PL_ALLOC: begin
@@ -688,43 +750,20 @@ module nexus_task_maestro #(
           if (ei_q + 1'b1 == need) begin
             ei_q <= '0;
             pi_q <= '0;
-            st_q <= hd_n_q == '0 ? S_PL_FINAL : S_PL_REQ;
+            st_q <= hd_n_q == '0 ? S_PL_FINAL : S_PL;
           end else ei_q <= ei_q + 1'b1;
         end
-        S_PL_REQ: if (dt_ready) st_q <= S_PL_WAIT;
-        S_PL_WAIT:
-        if (dt_rsp) begin
-          e_hold_q <= p_hold;
-          e_wait_q <= p_wait;
-          e_acc_q <= p_acc;
-          e_khead_q <= p_khead;
-          e_klen_q <= p_klen;
-          e_tailn_q <= p_tailn;
-          e_dh_v_q <= p_dh_v;
-          e_dt_v_q <= p_dt_v;
-          e_dh_q <= p_dh;
-          e_dt_q <= p_dt;
-          for (int unsigned k = 0; k < KOL; k++) e_kol_q[k] <= p_kol[k];
+        // One parameter placed per cycle from its kept lookup.
+        S_PL: begin
           if (p_append) pend_q <= pend_q + 1'b1;
-          p_link_q <= p_take_dummy && r_dt_v;
-          link_from_q <= r_dt;
-          link_to_q <= dk_pop;
           if (p_take_dummy) begin
             if (dk_top_q != '0) dk_top_q <= dk_top_q - 1'b1;
             else dk_fresh_q <= dk_fresh_q + 1'b1;
           end
-          st_q <= S_PL_WREQ;
-        end
-        S_PL_WREQ:
-        if (dt_ready) begin
-          p_link_q <= 1'b0;
           if (pi_q + 1'b1 == hd_n_q) begin
             ei_q <= '0;
             st_q <= S_PL_FINAL;
-          end else begin
-            pi_q <= pi_q + 1'b1;
-            st_q <= S_PL_REQ;
-          end
+          end else pi_q <= pi_q + 1'b1;
         end
         S_PL_FINAL: begin
           if (ei_q + 1'b1 == need) begin
@@ -751,34 +790,42 @@ module nexus_task_maestro #(
           f_next_v_q <= hdr_rd[IW+PW+1];
           f_next_q <= hdr_rd[IW+PW:PW+1];
           pi_q <= '0;
-          st_q <= hdr_rd[PW:0] == '0 ? S_FIN_PNEXT : S_FIN_PRD;
+          qi_q <= '0;
+          st_q <= hdr_rd[PW:0] == '0 ? S_FIN_PNEXT : S_FIN_LK;
         end
-        S_FIN_PRD: st_q <= S_FIN_PAR;
-        S_FIN_PAR: begin
-          fkey_q <= par_rd[63:0];
-          st_q   <= S_FIN_REQ;
-        end
-        S_FIN_REQ: if (dt_ready) st_q <= S_FIN_WAIT;
-        S_FIN_WAIT:
-        if (dt_rsp) begin
-          if (!dt_hit) begin
-            err_o <= 1'b1;
-            st_q  <= S_IDLE;
-          end else begin
-            e_hold_q <= r_hold - 1'b1;
-            e_wait_q <= r_wait;
-            e_acc_q <= r_acc;
-            e_khead_q <= r_khead;
-            e_klen_q <= r_klen;
-            e_tailn_q <= r_tailn;
-            e_dh_v_q <= r_dh_v;
-            e_dt_v_q <= r_dt_v;
-            e_dh_q <= r_dh;
-            e_dt_q <= r_dt;
-            for (int unsigned k = 0; k < KOL; k++) e_kol_q[k] <= r_kol[k];
-            st_q <= r_hold == HW'(1) && r_wait != '0 ? S_KO : S_FIN_WB;
+        // The entry's parameters read one per cycle, each looked up as it
+        // arrives; the answers kept (hd_st, f_key) for S_FIN_LD.
+        S_FIN_LK: begin
+          if ((PW + 1)'(qi_q) < f_n_q) qi_q <= qi_q + 1'b1;
+          if (lk_rsp) begin
+            if (!dt_hit) begin
+              err_o <= 1'b1;
+              st_q  <= S_IDLE;
+            end else if ((PW + 1)'(pi_q) + 1'b1 == f_n_q) begin
+              pi_q <= '0;
+              st_q <= S_FIN_LD;
+            end else pi_q <= pi_q + 1'b1;
           end
         end
+        // One kept entry per cycle: written back at once, or its Kick-Off
+        // List served first.
+        S_FIN_LD:
+        if (fin_ko) begin
+          e_hold_q <= r_hold - 1'b1;
+          e_wait_q <= r_wait;
+          e_acc_q <= r_acc;
+          e_khead_q <= r_khead;
+          e_klen_q <= r_klen;
+          e_tailn_q <= r_tailn;
+          e_dh_v_q <= r_dh_v;
+          e_dt_v_q <= r_dt_v;
+          e_dh_q <= r_dh;
+          e_dt_q <= r_dt;
+          for (int unsigned k = 0; k < KOL; k++) e_kol_q[k] <= r_kol[k];
+          fkey_q <= f_key_rd;
+          st_q <= S_KO;
+        end else if ((PW + 1)'(pi_q) + 1'b1 < f_n_q) pi_q <= pi_q + 1'b1;
+        else st_q <= S_FIN_PNEXT;
         S_KO:
         if (e_hold_q != '0 && !(concurrent(front[1:0]) && front[1:0] == e_acc_q)) st_q <= S_FIN_WB;
         else begin
@@ -791,40 +838,38 @@ module nexus_task_maestro #(
           ko_refill_q <= e_klen_q == (KW + 1)'(1) && e_dh_v_q;
           st_q <= S_KO_CNT;
         end
-        S_KO_CNT: begin
+        // The count decremented; the Ready word written (or the waiter
+        // queued) in the same cycle; the next waiter of a concurrent class.
+        S_KO_CNT:
+        if (!ko_stall) begin
           if (ko_refill_q) begin
             // The entry's list ran dry: its first Dummy Kick-Off List
             // moves in and goes back to the free stack.
             for (int unsigned k = 0; k < KOL; k++) e_kol_q[k] <= dks_rd[k*SW+:SW];
             e_khead_q <= '0;
             e_klen_q <= e_dt_v_q && e_dh_q == e_dt_q ? e_tailn_q : (KW + 1)'(KOL);
-            e_dh_v_q <= dkn_rd[DW];
-            e_dh_q <= dkn_rd[DW-1:0];
-            if (!dkn_rd[DW]) begin
+            e_dh_v_q <= e_dh_q != e_dt_q;
+            e_dh_q <= dkn_rd;
+            if (e_dh_q == e_dt_q) begin
               e_dt_v_q <= 1'b0;
               e_tailn_q <= '0;
             end
             dk_top_q <= dk_top_q + 1'b1;
           end
-          emit_id_q <= ko_id_q;
-          emit_waiter_q <= 1'b0;
-          ret_q <= S_KO_NEXT;
-          if (ko_count != '0) st_q <= S_KO_NEXT;
-          else if (cnt_rd[CW]) begin
+          if (ko_count == '0 && cnt_rd[CW]) begin
             wq_push <= 1'b1;
             wq_in <= ko_id_q;
-            st_q <= S_KO_NEXT;
-          end else st_q <= S_EMIT;
+          end
+          st_q <= e_wait_q != '0 && concurrent(e_acc_q) ? S_KO : S_FIN_WB;
         end
-        S_KO_NEXT: st_q <= e_wait_q != '0 && concurrent(e_acc_q) ? S_KO : S_FIN_WB;
-        S_FIN_WB: if (dt_ready) st_q <= S_FIN_PNEXT;
-        S_FIN_PNEXT:
+        S_FIN_WB:
         if ((PW + 1)'(pi_q) + 1'b1 < f_n_q) begin
           pi_q <= pi_q + 1'b1;
-          st_q <= S_FIN_PRD;
-        end else if (f_next_v_q) begin
+          st_q <= S_FIN_LD;
+        end else st_q <= S_FIN_PNEXT;
+        S_FIN_PNEXT:
+        if (f_next_v_q) begin
           fe_q <= f_next_q;
-          pi_q <= '0;
           st_q <= S_FIN_HDR_RD;
         end else begin
           ei_q <= '0;

@@ -232,7 +232,7 @@ TEST(NexusTaskMaestro, SetConflictBlocks) {
 // predecessor's address and writing its own (2 dependences). Every task but
 // the first waits in one Kick-Off List; each finish kicks off the next.
 // The RTL's cycles per operation are fixed by its FSM (docs/engines.md,
-// "nexus-rtl"): 21 per insertion and 21 per finish with a kick-off.
+// "nexus-rtl"): 10 per insertion and 14 per finish with a kick-off.
 TEST(NexusTaskMaestro, EmptytaskChainCycles) {
   pair_bench b(nexus_rtl::kTableI);
   constexpr uint32_t kTasks = 500;
@@ -258,16 +258,75 @@ TEST(NexusTaskMaestro, EmptytaskChainCycles) {
               double(b.model_finish) / kTasks, ins + fin,
               double(b.model_insert + b.model_finish) / kTasks);
   EXPECT_EQ(after_insert.blocked_cycles, 0u);
-  // Insert: header 1 + words n + pool check 1 + n x (check lookup 3) +
-  // allocation 1 + n x (lookup 3, write 1) + 1 table-busy cycle between
-  // placements + header / count write 1 (+ Ready FIFO word 1 if ready):
-  // 13 for the first task (1 parameter, ready), 21 for the others.
-  EXPECT_EQ(after_insert.insert_cycles, 13u + (kTasks - 1) * 21u);
-  // Finish: header 2 + n x (parameter read 2, lookup 3, write-back 1,
-  // next 1) + kick-off 4 (front, count, Ready FIFO word, next) + entry
-  // release 1: 14 for the first, 21 for the middle ones, 17 for the last
-  // (nobody to kick off).
-  EXPECT_EQ(k.finish_cycles, 14u + (kTasks - 2) * 21u + 17u);
+  // Insert (the check's lookups pipelined with the parameter words, the
+  // placement one table write per cycle): header 1 + pool check 1 + check
+  // n + 2 (one lookup per cycle, 2 cycles of latency) + allocation 1 +
+  // placement n + header / count write 1 (+ Ready FIFO word 1 if ready):
+  // 2n + 6, i.e. 9 for the first task (1 parameter, ready), 10 for the others.
+  EXPECT_EQ(after_insert.insert_cycles, 9u + (kTasks - 1) * 10u);
+  // Finish (the entry's parameters read and looked up one per cycle, then
+  // one kept entry per cycle): header 2 + lookups n + 3 + per entry 1 (+
+  // kick-off 2 per task and a write-back 1 when it has waiters) + end 1 +
+  // release 1: 12 for the first (1 parameter, a kick-off), 14 for the
+  // middle ones, 11 for the last (nobody to kick off).
+  EXPECT_EQ(k.finish_cycles, 12u + (kTasks - 2) * 14u + 11u);
+}
+
+// Cycles per operation against the number of dependences, printed as the
+// table of docs/hardware.md and asserted: a task with n new keys (written,
+// so it is ready at once) costs 2n + 7 to insert (n > 8: + 2 for the dummy
+// Task Pool entry: its allocation and header write), and its finish with
+// nobody waiting 2n + 7 (n > 8: + 7 for the dummy entry: its header read,
+// the lookups' latency, its end and its release; n = 0: 4). Then a writer
+// with k readers waiting on its one key: its finish kicks them all off, 2
+// cycles each, plus the entry's write-back.
+TEST(NexusTaskMaestro, CyclesByDependences) {
+  pair_bench b(nexus_rtl::kTableI);
+  std::printf("n  insert  finish   (RTL cycles; model insert, finish)\n");
+  uint64_t addr = 0x400000;
+  for (uint32_t n = 0; n <= 15; ++n) {
+    spec sp{1, {}, false};
+    for (uint32_t i = 0; i < n; ++i, addr += 8)
+      sp.params.push_back({addr, out});
+    const nexus_rtl::counters k0 = b.rtl->stats();
+    const uint64_t m0 = b.model_insert, f0 = b.model_finish;
+    ASSERT_FALSE(b.insert(b.new_task(), sp));
+    ASSERT_EQ(b.got.size(), 1u);
+    const uint32_t id = b.got[0].id;
+    const nexus_rtl::counters k1 = b.rtl->stats();
+    b.finish(id, nullptr, nullptr);
+    const nexus_rtl::counters k2 = b.rtl->stats();
+    const uint64_t ins = k1.insert_cycles - k0.insert_cycles,
+                   fin = k2.finish_cycles - k1.finish_cycles;
+    std::printf("%2u  %6lu  %6lu   (%lu, %lu)\n", n, (unsigned long)ins,
+                (unsigned long)fin, (unsigned long)(b.model_insert - m0),
+                (unsigned long)(b.model_finish - f0));
+    const uint64_t dummy = n > 8 ? 1 : 0;
+    EXPECT_EQ(ins, n == 0 ? 5u : 2u * n + 7u + 2u * dummy) << "n " << n;
+    EXPECT_EQ(fin, n == 0 ? 4u : 2u * n + 7u + 7u * dummy) << "n " << n;
+  }
+  std::printf("k readers kicked off by one finish: RTL cycles (model)\n");
+  for (uint32_t k = 0; k <= 15; ++k, addr += 8) {
+    ASSERT_FALSE(b.insert(b.new_task(), {1, {{addr, out}}, false}));
+    const uint32_t writer = b.got.at(0).id;
+    std::vector<uint32_t> readers;
+    for (uint32_t r = 0; r < k; ++r) {
+      ASSERT_FALSE(b.insert(b.new_task(), {1, {{addr, in}}, false}));
+      ASSERT_TRUE(b.got.empty());
+    }
+    const nexus_rtl::counters k1 = b.rtl->stats();
+    const uint64_t f0 = b.model_finish;
+    b.finish(writer, nullptr, nullptr);
+    ASSERT_EQ(b.got.size(), k);
+    const uint64_t fin = b.rtl->stats().finish_cycles - k1.finish_cycles;
+    std::printf("%2u  %6lu  (%lu)\n", k, (unsigned long)fin,
+                (unsigned long)(b.model_finish - f0));
+    // k = 0: 9 (1 parameter, deleted at once); else the entry goes
+    // through the kick-off: + 2 per reader + 1 (its write-back).
+    EXPECT_EQ(fin, k == 0 ? 9u : 10u + 2u * k) << "k " << k;
+    for (const rtl_word &w : std::vector<rtl_word>(b.got))
+      b.finish(w.id, nullptr, nullptr);
+  }
 }
 
 // Random task graphs: 0-15 dependences over a few addresses (some crowding

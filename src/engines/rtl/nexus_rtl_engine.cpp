@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -23,11 +24,18 @@ constexpr uint32_t kTagLimit = 1u << 16;
 // A task without parameters refused this many times in a row runs without
 // the unit (as the nexus engine does: nested programs stay live).
 constexpr uint32_t kBypassAfter = 4;
+// Back-pressure mode: tasks queued to the server and not yet in the unit
+// beyond which submit answers full (the New FIFO's 32 words, in tasks).
+constexpr uint64_t kHeldLimit = 32;
+// Back-pressure mode: a head blocked this long with no finish arriving is a
+// deadlock (a task waiting for children that wait for room) and fatal.
+constexpr auto kBlockedLimit = std::chrono::seconds(10);
 
 class nexus_rtl_engine final : public dependency_engine, private nexus_port {
 public:
   explicit nexus_rtl_engine(const nexus_config &c)
-      : cfg_(c), unit_(c, *this, true), rtl_(make_rtl(c)) {}
+      : cfg_(c), backpressure_(is_small(c)), unit_(c, *this, !backpressure_),
+        rtl_(make_rtl(c)) {}
   ~nexus_rtl_engine() override { stop(); }
 
   const char *name() const override { return "nexus-rtl"; }
@@ -60,6 +68,16 @@ public:
       serialized_.fetch_add(1, std::memory_order_relaxed);
       return submit_result::serialize;
     }
+    if (backpressure_) {
+      if (held_.load(std::memory_order_relaxed) >= kHeldLimit)
+        return refused(t, d);
+      if (d.dom)
+        d.dom->ref();
+      held_.fetch_add(1, std::memory_order_relaxed);
+      nexus_own_params(d);
+      queue(request{d, 0, false});
+      return submit_result::pending;
+    }
     if (d.dom)
       d.dom->ref(); // the task's, while it is in the unit
     if (unit_.reserve(d) != nexus_refusal::none) {
@@ -87,8 +105,8 @@ public:
     std::vector<nexus_param> spill;
     if (!format(parent, d, deps, ndeps, false, spill) || d.n == 0)
       return wait_result::none;
-    if (d.n > rtl_->config().max_params || !unit_.fits_ever(d) ||
-        unit_.reserve(d) != nexus_refusal::none) {
+    if (backpressure_ || d.n > rtl_->config().max_params ||
+        !unit_.fits_ever(d) || unit_.reserve(d) != nexus_refusal::none) {
       wait_all_.fetch_add(1, std::memory_order_relaxed);
       return wait_result::all;
     }
@@ -118,14 +136,24 @@ private:
     bool waiter;
   };
 
+  static bool sized(const nexus_config &c, const nexus_rtl::sizes &s) {
+    return c.pool == s.pool && c.params == s.params && c.sets == s.sets &&
+           c.ways == s.ways && c.kol == s.kol && c.dummy_kol == s.dummy_kol;
+  }
+  static bool is_small(const nexus_config &c) {
+    return sized(c, nexus_rtl::kSmall);
+  }
   static std::unique_ptr<nexus_rtl::port> make_rtl(const nexus_config &c) {
+    if (is_small(c))
+      return nexus_rtl::make_port(nexus_rtl::kSmall);
     const nexus_rtl::sizes &s = nexus_rtl::kTableI;
-    if (c.pool != s.pool || c.params != s.params || c.sets != s.sets ||
-        c.ways != s.ways || c.kol != s.kol || c.dummy_kol != s.dummy_kol)
-      fatal("nexus-rtl: only Table I's sizes are verilated (WEFT_NEXUS_POOL "
-            "%u, _PARAMS %u, _SETS %u, _WAYS %u, _KOL %u, _DUMMY_KOL %u); "
-            "unset the WEFT_NEXUS_* size variables",
-            s.pool, s.params, s.sets, s.ways, s.kol, s.dummy_kol);
+    const nexus_rtl::sizes &m = nexus_rtl::kSmall;
+    if (!sized(c, s))
+      fatal("nexus-rtl: only Table I's sizes (WEFT_NEXUS_POOL %u, _PARAMS "
+            "%u, _SETS %u, _WAYS %u, _KOL %u, _DUMMY_KOL %u) and the small "
+            "unit's (%u, %u, %u, %u, %u, %u) are verilated",
+            s.pool, s.params, s.sets, s.ways, s.kol, s.dummy_kol, m.pool,
+            m.params, m.sets, m.ways, m.kol, m.dummy_kol);
     return nexus_rtl::make_port(s);
   }
 
@@ -188,8 +216,17 @@ private:
 
   void serve();
   void run_batch(std::vector<request> &batch);
+  // Back-pressure mode: the batch's insertions behind those still held,
+  // offered in order until the model refuses one (the unit's blocked head).
+  // Returns whether the head is blocked.
+  bool insert_held(std::vector<request> &batch);
+  void send(const request &r);
 
   nexus_config cfg_;
+  // The small unit: no reservations; the unit's own back-pressure decides
+  // (a head that does not fit blocks it until a finish), the model in
+  // lockstep refusing the same head.
+  bool backpressure_;
   rtl::fork_guard fork_;
   nexus_domains domains_;
   nexus_task_maestro unit_; // the functional model
@@ -206,6 +243,9 @@ private:
   std::vector<output> model_out_;
   std::vector<nexus_rtl::ready_word> rtl_out_;
   std::vector<nexus_rtl::param> params_;
+  std::deque<request> held_q_; // back-pressure mode: not yet in the unit
+  bool head_sent_ = false;     // held_q_'s front is in the unit, blocked
+  std::chrono::steady_clock::time_point blocked_since_;
 
   // Written by the server, read by add_stats.
   std::atomic<uint64_t> batches_{0}, max_batch_{0}, sim_ns_{0}, server_ns_{0};
@@ -213,6 +253,7 @@ private:
   std::atomic<uint64_t> rtl_cycles_{0}, rtl_insert_cycles_{0},
       rtl_finish_cycles_{0}, rtl_inserts_{0}, rtl_finishes_{0};
   std::atomic<uint64_t> serialized_{0}, wait_all_{0}, bypassed_{0};
+  std::atomic<uint64_t> held_{0}, blocked_batches_{0}, blocked_cycles_{0};
 };
 
 void nexus_rtl_engine::serve() {
@@ -220,7 +261,17 @@ void nexus_rtl_engine::serve() {
   for (;;) {
     {
       std::unique_lock<std::mutex> g(lock_);
-      cv_.wait(g, [this] { return stop_ || !queue_.empty(); });
+      if (head_sent_) {
+        if (!cv_.wait_until(g, blocked_since_ + kBlockedLimit,
+                            [this] { return stop_ || !queue_.empty(); }))
+          fatal("nexus-rtl: the unit's head has been blocked for %lld s "
+                "with no task finishing (a task that waits for children "
+                "which wait for room in the unit: the small unit's "
+                "back-pressure mode needs flat task graphs)",
+                static_cast<long long>(kBlockedLimit.count()));
+      } else {
+        cv_.wait(g, [this] { return stop_ || !queue_.empty(); });
+      }
       if (queue_.empty())
         return; // stopping, nothing left
       batch.swap(queue_);
@@ -243,18 +294,17 @@ void nexus_rtl_engine::run_batch(std::vector<request> &batch) {
       rtl_->finish(r.id);
     }
   uint64_t c1 = unit_.stats().cycles.get();
-  for (request &r : batch)
-    if (!r.finish) {
-      if (unit_.insert(r.d) != nexus_refusal::none)
-        fatal("nexus-rtl: the model refused a task whose room was reserved");
-      const nexus_param *p = r.d.params();
-      params_.resize(r.d.n);
-      for (uint32_t i = 0; i < r.d.n; ++i)
-        params_[i] = {uint64_t(r.d.tag) << 48 | p[i].addr,
-                      static_cast<uint8_t>(p[i].acc)};
-      rtl_->insert(params_.data(), r.d.n, r.d.waiter);
-      nexus_free_params(r.d);
-    }
+  bool blocked = false;
+  if (backpressure_)
+    blocked = insert_held(batch);
+  else
+    for (request &r : batch)
+      if (!r.finish) {
+        if (unit_.insert(r.d) != nexus_refusal::none)
+          fatal("nexus-rtl: the model refused a task whose room was reserved");
+        send(r);
+        nexus_free_params(r.d);
+      }
   uint64_t c2 = unit_.stats().cycles.get();
   drain_model_ready();
 
@@ -267,8 +317,10 @@ void nexus_rtl_engine::run_batch(std::vector<request> &batch) {
   if (rtl_->error())
     fatal("nexus-rtl: the unit raised err_o (a finished id that is not a "
           "live task, or a finished task's key missing from its table)");
-  if (rtl_->blocked())
-    fatal("nexus-rtl: the unit keeps a task blocked that the model took");
+  if (rtl_->blocked() != blocked)
+    fatal(blocked ? "nexus-rtl: the model refused the head, the unit took it"
+                  : "nexus-rtl: the unit keeps a task blocked that the model "
+                    "took");
   if (rtl_out_.size() != model_out_.size())
     fatal("nexus-rtl: the unit made %zu tasks ready, the model %zu",
           rtl_out_.size(), model_out_.size());
@@ -301,6 +353,44 @@ void nexus_rtl_engine::run_batch(std::vector<request> &batch) {
   rtl_finish_cycles_.store(k.finish_cycles, relaxed);
   rtl_inserts_.store(k.inserts, relaxed);
   rtl_finishes_.store(k.finishes, relaxed);
+  blocked_cycles_.store(k.blocked_cycles, relaxed);
+  if (blocked)
+    blocked_batches_.fetch_add(1, relaxed);
+}
+
+void nexus_rtl_engine::send(const request &r) {
+  const nexus_param *p = r.d.params();
+  params_.resize(r.d.n);
+  for (uint32_t i = 0; i < r.d.n; ++i)
+    params_[i] = {uint64_t(r.d.tag) << 48 | p[i].addr,
+                  static_cast<uint8_t>(p[i].acc)};
+  rtl_->insert(params_.data(), r.d.n, r.d.waiter);
+}
+
+bool nexus_rtl_engine::insert_held(std::vector<request> &batch) {
+  bool finishes = false;
+  for (request &r : batch)
+    if (!r.finish)
+      held_q_.push_back(r);
+    else
+      finishes = true;
+  while (!held_q_.empty()) {
+    request &r = held_q_.front();
+    const bool refused = unit_.insert(r.d) != nexus_refusal::none;
+    const bool was_blocked = head_sent_;
+    if (!was_blocked)
+      send(r); // the unit retries a blocked head itself after a finish
+    head_sent_ = refused;
+    if (refused) {
+      if (!was_blocked || finishes) // since the last finish
+        blocked_since_ = std::chrono::steady_clock::now();
+      return true;
+    }
+    nexus_free_params(r.d);
+    held_q_.pop_front();
+    held_.fetch_sub(1, std::memory_order_relaxed);
+  }
+  return false;
 }
 
 void nexus_rtl_engine::add_stats(engine_stats &out) const {
@@ -327,6 +417,8 @@ void nexus_rtl_engine::add_stats(engine_stats &out) const {
   out.add("nexus_rtl.serialized", serialized_.load(relaxed));
   out.add("nexus_rtl.wait_all", wait_all_.load(relaxed));
   out.add("nexus_rtl.bypassed", bypassed_.load(relaxed));
+  out.add("nexus_rtl.blocked_batches", blocked_batches_.load(relaxed));
+  out.add("nexus_rtl.blocked_cycles", blocked_cycles_.load(relaxed));
   out.add("nexus_rtl.kol.dummy_allocs", s.dummy_kol_allocs.get());
   out.add("nexus_rtl.pool.dummy_entries", s.dummy_entries.get());
   out.add("nexus_rtl.peak.pool", s.peak_pool.get());
