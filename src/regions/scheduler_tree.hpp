@@ -1,0 +1,98 @@
+// The tree of schedulers (Myrmics, paper section V-A/V-E) for weft's region
+// layer. A scheduler is a lock and the part of the region tree it owns; it is
+// a role that whichever worker needs it takes (bench/sched_handoff), not a
+// thread.
+//
+// Shape (WEFT_SCHEDULERS): "flat" (one scheduler: the old single lock) or
+// fan-outs F1xF2x...xFn, each an integer in [1, 64]: one top scheduler with
+// F1 children, each with F2 children, ..., n+1 levels in all, at most 4096
+// schedulers. "2" is a top and two leaves, "2x2" a top, two mid-level
+// schedulers and four leaves, issue 12's "1x4" a top, one mid-level scheduler
+// and four leaves.
+//
+// Ownership is monotone: the scheduler owning a region owns, or is an
+// ancestor of the owner of, every region and object below it. So the
+// schedulers whose nodes one step of the analysis touches form a connected
+// piece of the scheduler tree, and locks are only ever taken at the top of
+// such a piece (holding nothing) or at a child of a held scheduler: two
+// operations cannot deadlock (the one holding the child started deeper).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace weft::regions {
+
+struct scheduler {
+  int id = 0;    // pre-order index; the top is 0
+  int level = 0; // the top is 0
+  scheduler *parent = nullptr;
+  std::vector<scheduler *> children;
+  std::mutex lock;
+  // Regions it and its descendants own: its subtree's region load.
+  std::atomic<uint64_t> regions{0};
+
+  bool is_ancestor_of(const scheduler &s) const; // or s itself
+};
+
+// Parses a WEFT_SCHEDULERS value into fan-outs (empty for "flat"). On a bad
+// value returns false with a message naming the variable and the value.
+bool parse_scheduler_shape(const char *text, std::vector<int> &fanouts,
+                           std::string &error);
+
+class scheduler_tree {
+public:
+  // Reads WEFT_SCHEDULERS (unset: flat); a bad value is fatal, naming it.
+  scheduler_tree();
+  explicit scheduler_tree(const std::vector<int> &fanouts);
+  scheduler_tree(const scheduler_tree &) = delete;
+  scheduler_tree &operator=(const scheduler_tree &) = delete;
+  ~scheduler_tree();
+
+  scheduler &top() { return *all_[0]; }
+  std::size_t size() const { return all_.size(); }
+  int levels() const { return levels_; }
+  const std::string &shape() const { return shape_; }
+  // The lowest common ancestor of a and b.
+  static scheduler &lca(scheduler &a, scheduler &b);
+  // The owner of a new region whose parent region is owned by parent_owner:
+  // from there down, while the level is below level_hint, the child owning
+  // the fewest regions (Myrmics' region load).
+  // The load counts of the owner and its ancestors grow by one.
+  scheduler &place_region(scheduler &parent_owner, int level_hint);
+  // A region owned by owner was freed.
+  void unplace_region(scheduler &owner);
+
+private:
+  void build(const std::vector<int> &fanouts);
+  std::vector<scheduler *> all_;
+  int levels_ = 1;
+  std::string shape_ = "flat";
+};
+
+// The scheduler locks one operation holds (a connected piece of the tree,
+// see above). Released, in reverse order, on destruction.
+class sched_locks {
+public:
+  sched_locks() = default;
+  sched_locks(const sched_locks &) = delete;
+  sched_locks &operator=(const sched_locks &) = delete;
+  ~sched_locks();
+
+  bool holds(const scheduler &s) const;
+  // Takes s as the top of the piece; nothing may be held.
+  void take_top(scheduler &s);
+  // Takes s and every scheduler between it and the held piece, top down;
+  // some ancestor of s must be held.
+  void extend_to(scheduler &s);
+  // Takes every scheduler below the held ones (a whole subtree).
+  void extend_subtree(scheduler &s);
+
+private:
+  std::vector<scheduler *> held_;
+};
+
+} // namespace weft::regions
