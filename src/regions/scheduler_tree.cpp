@@ -24,17 +24,20 @@ bool scheduler::is_ancestor_of(const scheduler &s) const {
 bool parse_scheduler_shape(const char *text, std::vector<int> &fanouts,
                            std::string &error) {
   fanouts.clear();
-  if (!text || !std::strcmp(text, "flat"))
+  if (!text || !std::strcmp(text, "flat") || !std::strcmp(text, "1"))
     return true;
   auto bad = [&](const char *why) {
     error = std::string("WEFT_SCHEDULERS=") + text + ": " + why +
-            " (expected 'flat' or fan-outs such as '2', '2x2', '1x4': "
-            "integers in [1, 64] joined by 'x')";
+            " (expected flat, 1, or 1xA[xB...] such as 1x2, 1x4, 1x2x2: one "
+            "top scheduler, then the fan-out of each level, in [1, 64])";
     fanouts.clear();
     return false;
   };
-  std::size_t total = 1, at_level = 1;
   std::string_view rest(text);
+  if (rest.substr(0, 2) != "1x")
+    return bad("the top level must be one scheduler");
+  rest.remove_prefix(2);
+  std::size_t total = 1, at_level = 1;
   while (true) {
     std::size_t x = rest.find('x');
     std::string part(rest.substr(0, x));
@@ -70,8 +73,9 @@ scheduler_tree::scheduler_tree(const std::vector<int> &fanouts) {
   build(fanouts);
   if (!fanouts.empty()) {
     shape_.clear();
-    for (std::size_t i = 0; i < fanouts.size(); ++i)
-      shape_ += (i ? "x" : "") + std::to_string(fanouts[i]);
+    shape_ = "1";
+    for (int f : fanouts)
+      shape_ += "x" + std::to_string(f);
   }
 }
 

@@ -3,12 +3,12 @@
 // a role that whichever worker needs it takes (bench/sched_handoff), not a
 // thread.
 //
-// Shape (WEFT_SCHEDULERS): "flat" (one scheduler: the old single lock) or
-// fan-outs F1xF2x...xFn, each an integer in [1, 64]: one top scheduler with
-// F1 children, each with F2 children, ..., n+1 levels in all, at most 4096
-// schedulers. "2" is a top and two leaves, "2x2" a top, two mid-level
-// schedulers and four leaves, issue 12's "1x4" a top, one mid-level scheduler
-// and four leaves.
+// Shape (WEFT_SCHEDULERS), the grammar of `weft sim --model myrmics`:
+// "flat" or "1" (one scheduler: Myrmics' single scheduler), or 1xF1x...xFn:
+// one top scheduler with F1 children, each with F2 children, ..., n+1 levels
+// in all; each fan-out an integer in [1, 64], at most 16 levels and 4096
+// schedulers. "1x4" is a top and four leaves, "1x2x2" a top, two mid-level
+// schedulers and four leaves.
 //
 // Ownership is monotone: the scheduler owning a region owns, or is an
 // ancestor of the owner of, every region and object below it. So the

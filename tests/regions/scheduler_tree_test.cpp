@@ -21,13 +21,20 @@ TEST(SchedulerShape, Grammar) {
   EXPECT_TRUE(f.empty());
   EXPECT_TRUE(parse_scheduler_shape("flat", f, err));
   EXPECT_TRUE(f.empty());
-  EXPECT_TRUE(parse_scheduler_shape("2", f, err));
-  EXPECT_EQ(f, std::vector<int>({2}));
+  EXPECT_TRUE(parse_scheduler_shape("1", f, err));
+  EXPECT_TRUE(f.empty());
+  EXPECT_TRUE(parse_scheduler_shape("1x4", f, err));
+  EXPECT_EQ(f, std::vector<int>({4}));
   EXPECT_TRUE(parse_scheduler_shape("1x2x4", f, err));
-  EXPECT_EQ(f, std::vector<int>({1, 2, 4}));
+  EXPECT_EQ(f, std::vector<int>({2, 4}));
+  EXPECT_TRUE(parse_scheduler_shape("1x1x64", f, err));
+  EXPECT_EQ(f, std::vector<int>({1, 64}));
+  EXPECT_TRUE(parse_scheduler_shape("1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1", f, err));
+  EXPECT_EQ(f.size(), 15u); // 16 levels
   for (const char *bad :
-       {"", "x", "2x", "x2", "0", "65", "2x0", "two", "2 x2", "-2", "2x2x",
-        "64x64x64", "flat2", "1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1"}) {
+       {"", "x", "2", "2x2", "1x", "x1", "1x0", "1x65", "1xtwo", "1x 2", "1x-2",
+        "1x2x", "1x64x64x64", "flat2", "0x4",
+        "1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1"}) {
     EXPECT_FALSE(parse_scheduler_shape(bad, f, err)) << bad;
     EXPECT_NE(err.find(std::string("WEFT_SCHEDULERS=") + bad + ":"),
               std::string::npos)
@@ -43,7 +50,7 @@ TEST(SchedulerShape, Tree) {
   scheduler_tree t{std::vector<int>{2, 3}};
   EXPECT_EQ(t.size(), 1u + 2 + 6);
   EXPECT_EQ(t.levels(), 3);
-  EXPECT_EQ(t.shape(), "2x3");
+  EXPECT_EQ(t.shape(), "1x2x3");
   scheduler &top = t.top();
   ASSERT_EQ(top.children.size(), 2u);
   scheduler &a = *top.children[0]->children[2];
