@@ -104,8 +104,89 @@ void destroy_rtask(rtask *t) {
 
 void run_rtask(void *p);
 
+// Under a scheduler tree: the leaves split the workers once, when the first
+// task is placed.
+scheduler_tree &placing_tree() {
+  static scheduler_tree &tree = []() -> scheduler_tree & {
+    scheduler_tree &t = region_space::get().schedulers();
+    t.assign_workers(weft_num_threads());
+    return t;
+  }();
+  return tree;
+}
+
+// The last-producer leaf of an argument.
+std::atomic<const scheduler *> &last_leaf_of(node &n) {
+  if (n.is_region)
+    return static_cast<region &>(n).last_leaf;
+  auto &o = static_cast<object_node &>(n);
+  return o.s->slots[o.index].last_leaf;
+}
+
+// Places t by the score, from the scheduler handling it (the lowest common
+// ancestor of its arguments' owners) down to a leaf; the leaf becomes the
+// last producer of what t writes (as in Myrmics, at dispatch).
+scheduler &place(rtask &t) {
+  scheduler_tree &tree = placing_tree();
+  constexpr int kInline = 16;
+  placement_arg inline_args[kInline];
+  std::vector<placement_arg> more;
+  placement_arg *args = inline_args;
+  if (t.nentries > kInline) {
+    more.resize(std::size_t(t.nentries));
+    args = more.data();
+  }
+  scheduler *from = nullptr;
+  for (int i = 0; i < t.nentries; ++i) {
+    node &n = *t.entries[i].target;
+    from = from ? &scheduler_tree::lca(*from, *n.owner) : n.owner;
+    uint64_t bytes =
+        n.is_region
+            ? static_cast<region &>(n).bytes.load(std::memory_order_relaxed)
+            : static_cast<object_node &>(n).s->obj_size;
+    args[i] = {last_leaf_of(n).load(std::memory_order_relaxed), bytes};
+  }
+  scheduler &leaf =
+      tree.place_task(from ? *from : tree.top(), args, t.nentries);
+  for (int i = 0; i < t.nentries; ++i)
+    if (t.entries[i].rw)
+      last_leaf_of(*t.entries[i].target)
+          .store(&leaf, std::memory_order_relaxed);
+  return leaf;
+}
+
+// A core task standing for one placed region task: runs a task placed at
+// the leaf of the worker it runs on, or, when that leaf has none waiting,
+// one from the other leaves (there are at least as many waiting tasks as
+// these core tasks not yet started: each is spawned after its task is
+// queued, and each takes one).
+void run_placed(void *) {
+  scheduler_tree &tree = placing_tree();
+  scheduler &mine = tree.leaf_of_worker(tl_worker->id());
+  const std::vector<scheduler *> &leaves = tree.leaves();
+  std::size_t n = leaves.size();
+  for (std::size_t k = 0;; ++k) {
+    scheduler &leaf = *leaves[(std::size_t(mine.leaf_index) + k) % n];
+    void *t = nullptr;
+    {
+      std::lock_guard<std::mutex> lk(leaf.queue_lock);
+      if (!leaf.queue.empty()) {
+        t = leaf.queue.front();
+        leaf.queue.pop_front();
+      }
+    }
+    if (t) {
+      if (&leaf == &mine)
+        mine.ran_here.fetch_add(1, std::memory_order_relaxed);
+      run_rtask(t);
+      return;
+    }
+  }
+}
+
 // Hand ready tasks to the core (no lock held: the core may run one here).
 void launch(ready_list &ready) {
+  bool tree = region_space::get().schedulers().size() > 1;
   for (std::size_t i = 0; i < ready.size(); ++i) {
     rtask *t = ready[i];
     if (t->waiter) {
@@ -115,6 +196,18 @@ void launch(ready_list &ready) {
         rt->wake(wid);
       continue;
     }
+    if (tree) {
+      scheduler &leaf = place(*t);
+      t->placed = &leaf;
+      {
+        std::lock_guard<std::mutex> lk(leaf.queue_lock);
+        leaf.queue.push_back(t);
+      }
+      if (int rc = weft_spawn(run_placed, nullptr, nullptr, 0); rc != WEFT_OK)
+        fatal("weft regions: handing a ready task to the core failed: %s",
+              weft_last_error());
+      continue;
+    }
     if (int rc = weft_spawn(run_rtask, t, nullptr, 0); rc != WEFT_OK)
       fatal("weft regions: handing a ready task to the core failed: %s",
             weft_last_error());
@@ -122,6 +215,8 @@ void launch(ready_list &ready) {
 }
 
 void finish(rtask *t) {
+  if (t->placed)
+    scheduler_tree::unplace_task(*t->placed);
   ready_list ready;
   region_space::get().release(*t, ready);
   destroy_rtask(t);

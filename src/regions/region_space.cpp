@@ -10,14 +10,6 @@
 namespace weft::regions {
 
 region_space::region_space() {
-  // Placement of ready tasks by the paper's score is not built: say so
-  // rather than ignore the setting.
-  for (const char *name : {"WEFT_SCHED_LOCALITY", "WEFT_SCHED_BIAS"})
-    if (const char *v = env::get(name))
-      fatal("%s=%s: placing ready tasks by the locality/load-balance score "
-            "T = pL + (100-p)B is not implemented yet (issue 12); ready "
-            "region tasks go to weft's work-stealing workers",
-            name, v);
   root_.is_region = true;
   root_.owner = &tree_.top();
   tree_.top().regions.fetch_add(1, std::memory_order_relaxed);
@@ -121,7 +113,11 @@ void region_space::delete_region(region &r) {
   delete &r;
 }
 
-void region_space::free_object(const object_ref &ref) { alloc_.free(ref); }
+void region_space::free_object(const object_ref &ref) {
+  ref.s->owner->bytes.fetch_sub(alloc_.object_size(ref),
+                                std::memory_order_relaxed);
+  alloc_.free(ref);
+}
 
 object_node &region_space::object_node_of(const object_ref &ref) {
   object_node *&n = ref.s->slots[ref.index].node;

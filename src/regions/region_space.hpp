@@ -63,6 +63,10 @@ struct region : node {
          *prev_sibling = nullptr;
   slab *partial[kNumClasses] = {}; // slabs with free slots, per size class
   slab *slabs = nullptr;           // every slab the region owns
+  // Bytes of its live objects (not its sub-regions'), for the score.
+  std::atomic<uint64_t> bytes{0};
+  // As the object slots' last_leaf, for the region as one argument.
+  std::atomic<const scheduler *> last_leaf{nullptr};
 };
 
 struct object_node : node {
@@ -91,8 +95,9 @@ struct rtask {
   entry *entries = nullptr;
   int nentries = 0;
   std::atomic<int> ungranted{0};
-  void *core = nullptr; // the core task running it
-  bool waiter = false;  // weft_wait's pseudo task
+  void *core = nullptr;        // the core task running it
+  scheduler *placed = nullptr; // the leaf it was placed at (trees only)
+  bool waiter = false;         // weft_wait's pseudo task
   int waiter_worker = -1;
   std::atomic<bool> ready{false};
 };
@@ -144,7 +149,13 @@ public:
   region *find_region(weft_rid id, const char *call, const char *what);
   region *new_region(region &parent, int level_hint);
   void delete_region(region &r); // r idle with no inbound entries
-  void *alloc(region &r, std::size_t size) { return alloc_.alloc(r, size); }
+  void *alloc(region &r, std::size_t size) {
+    void *p = alloc_.alloc(r, size);
+    if (p)
+      r.bytes.fetch_add(alloc_.object_size(alloc_.find(p)),
+                        std::memory_order_relaxed);
+    return p;
+  }
   object_ref find_object(const void *p) const { return alloc_.find(p); }
   void free_object(const object_ref &ref);
   // (the owner of ref's region held)

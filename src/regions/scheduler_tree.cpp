@@ -1,5 +1,6 @@
 #include "scheduler_tree.hpp"
 
+#include "base/backoff.hpp"
 #include "base/check.hpp"
 #include "base/env.hpp"
 #include "base/error.hpp"
@@ -67,6 +68,20 @@ scheduler_tree::scheduler_tree() {
   build(fanouts);
   if (v)
     shape_ = v;
+  env::reader r(env::get, " (the locality bias p of the scheduler tree's "
+                          "score, a percentage)");
+  int bias = -1;
+  r.integer("WEFT_SCHED_LOCALITY", 0, 100, locality_);
+  r.integer("WEFT_SCHED_BIAS", 0, 100, bias);
+  if (!r.ok())
+    fatal("%s", r.error().c_str());
+  if (bias >= 0) {
+    if (env::get("WEFT_SCHED_LOCALITY") && bias != locality_)
+      fatal("WEFT_SCHED_BIAS=%d and WEFT_SCHED_LOCALITY=%d: two values for "
+            "the same setting (WEFT_SCHED_BIAS is its other name)",
+            bias, locality_);
+    locality_ = bias;
+  }
 }
 
 scheduler_tree::scheduler_tree(const std::vector<int> &fanouts) {
@@ -98,8 +113,84 @@ void scheduler_tree::build(const std::vector<int> &fanouts) {
     if (level < int(fanouts.size()))
       for (int i = 0; i < fanouts[std::size_t(level)]; ++i)
         self(self, s, level + 1);
+    else {
+      s->leaf_index = int(leaves_.size());
+      leaves_.push_back(s);
+    }
   };
   make(make, nullptr, 0);
+}
+
+void scheduler_tree::assign_workers(int nworkers) {
+  WEFT_CHECK(nworkers > 0 && worker_leaf_.empty(),
+             "assign_workers: %d workers, or called twice", nworkers);
+  std::size_t nleaves = leaves_.size();
+  for (int w = 0; w < nworkers; ++w) {
+    std::size_t leaf = std::size_t(nworkers) >= nleaves
+                           ? std::size_t(w) * nleaves / std::size_t(nworkers)
+                           : std::size_t(w);
+    worker_leaf_.push_back(leaves_[leaf]);
+    for (scheduler *x = leaves_[leaf]; x; x = x->parent)
+      ++x->workers;
+  }
+}
+
+scheduler *best_child(const std::vector<scheduler *> &candidates,
+                      const placement_arg *args, int nargs, int p) {
+  uint64_t total = 0;
+  for (int i = 0; i < nargs; ++i)
+    total += args[i].bytes;
+  double max_load = 0;
+  for (scheduler *c : candidates)
+    if (c->workers > 0)
+      max_load =
+          std::max(max_load, double(std::max<int64_t>(
+                                 c->load.load(std::memory_order_relaxed), 0)) /
+                                 c->workers);
+  scheduler *best = nullptr;
+  double best_t = -1;
+  for (scheduler *c : candidates) {
+    if (c->workers == 0)
+      continue;
+    uint64_t here = 0;
+    for (int i = 0; i < nargs; ++i)
+      if (args[i].last_leaf && c->is_ancestor_of(*args[i].last_leaf))
+        here += args[i].bytes;
+    double l = total ? 1024.0 * double(here) / double(total) : 0;
+    double per_worker =
+        double(std::max<int64_t>(c->load.load(std::memory_order_relaxed), 0)) /
+        c->workers;
+    double b = max_load > 0 ? 1024.0 * (1 - per_worker / max_load) : 1024.0;
+    double t = p * l + (100 - p) * b;
+    if (t > best_t ||
+        (t == best_t && c->placed.load(std::memory_order_relaxed) <
+                            best->placed.load(std::memory_order_relaxed))) {
+      best_t = t;
+      best = c;
+    }
+  }
+  return best;
+}
+
+scheduler &scheduler_tree::place_task(scheduler &from,
+                                      const placement_arg *args, int nargs) {
+  scheduler *s = from.workers > 0 ? &from : &top();
+  while (!s->children.empty()) {
+    scheduler *c = best_child(s->children, args, nargs, locality_);
+    WEFT_CHECK(c, "place_task: scheduler %d has workers but no child has",
+               s->id);
+    s = c;
+  }
+  for (scheduler *x = s; x; x = x->parent) {
+    x->load.fetch_add(1, std::memory_order_relaxed);
+    x->placed.fetch_add(1, std::memory_order_relaxed);
+  }
+  return *s;
+}
+
+void scheduler_tree::unplace_task(scheduler &leaf) {
+  for (scheduler *x = &leaf; x; x = x->parent)
+    x->load.fetch_sub(1, std::memory_order_relaxed);
 }
 
 scheduler &scheduler_tree::lca(scheduler &a, scheduler &b) {
@@ -134,6 +225,20 @@ void scheduler_tree::unplace_region(scheduler &owner) {
     x->regions.fetch_sub(1, std::memory_order_relaxed);
 }
 
+namespace {
+// A scheduler below a held one. Its holder is inside a short operation and
+// never waits for the caller (the caller holds an ancestor, see the header),
+// so waiting for it is safe; it spins and yields on try_lock rather than
+// blocking, as ThreadSanitizer's lock-order check does not know that the
+// held ancestor orders two threads' acquisitions of siblings in either order
+// (and try-locks add no lock-order edges).
+void lock_below(scheduler &s) {
+  backoff b(kUnitLockBackoff);
+  while (!s.lock.try_lock())
+    b.pause();
+}
+} // namespace
+
 sched_locks::~sched_locks() {
   for (auto it = held_.rbegin(); it != held_.rend(); ++it)
     (*it)->lock.unlock();
@@ -164,7 +269,7 @@ void sched_locks::extend_to(scheduler &s) {
   }
   while (n > 0) {
     scheduler *y = path[--n];
-    y->lock.lock();
+    lock_below(*y);
     held_.push_back(y);
   }
 }
@@ -172,7 +277,7 @@ void sched_locks::extend_to(scheduler &s) {
 void sched_locks::extend_subtree(scheduler &s) {
   for (scheduler *c : s.children) {
     if (!holds(*c)) {
-      c->lock.lock();
+      lock_below(*c);
       held_.push_back(c);
     }
     extend_subtree(*c);

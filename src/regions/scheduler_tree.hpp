@@ -20,6 +20,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -34,9 +35,37 @@ struct scheduler {
   std::mutex lock;
   // Regions it and its descendants own: its subtree's region load.
   std::atomic<uint64_t> regions{0};
+  // Tasks placed in its subtree and not finished (the load report).
+  std::atomic<int64_t> load{0};
+  int workers = 0;     // workers of the leaves below it
+  int leaf_index = -1; // leaves: index among the leaves
+  // Leaves: the ready tasks placed here, waiting for a worker (guarded by
+  // queue_lock, taken alone).
+  std::mutex queue_lock;
+  std::deque<void *> queue;
+  // Tasks placed in its subtree; leaves: the ones a worker of this leaf
+  // ran (the rest ran elsewhere: no worker of the leaf was free first).
+  std::atomic<uint64_t> placed{0}, ran_here{0};
 
   bool is_ancestor_of(const scheduler &s) const; // or s itself
 };
+
+// A placed task's argument for the score: where it was last produced (the
+// leaf, or nullptr) and its size.
+struct placement_arg {
+  const scheduler *last_leaf;
+  uint64_t bytes;
+};
+
+// The paper's score (section V-E) of child c of a scheduler for a task:
+// T = p*L + (100-p)*B, L = 1024 * (the task's argument bytes last produced in
+// c's subtree) / (all its argument bytes) (0 when it has none), B = 1024 *
+// (1 - c's load per worker / the largest load per worker among the
+// candidates) (1024 when none is loaded). Candidates without workers are
+// skipped. Returns the best candidate (ties: the one given fewer tasks so
+// far, then the first), nullptr if none has workers.
+scheduler *best_child(const std::vector<scheduler *> &candidates,
+                      const placement_arg *args, int nargs, int p);
 
 // Parses a WEFT_SCHEDULERS value into fan-outs (empty for "flat"). On a bad
 // value returns false with a message naming the variable and the value.
@@ -66,9 +95,30 @@ public:
   // A region owned by owner was freed.
   void unplace_region(scheduler &owner);
 
+  // The locality bias p of the score, in [0, 100] (WEFT_SCHED_LOCALITY,
+  // or WEFT_SCHED_BIAS; default 20).
+  int locality() const { return locality_; }
+  const std::vector<scheduler *> &leaves() const { return leaves_; }
+  // Splits nworkers among the leaves, in contiguous groups of equal size
+  // (+-1); with fewer workers than leaves, worker w gets leaf w and the
+  // other leaves none. Once, before leaf_of_worker or place_task.
+  void assign_workers(int nworkers);
+  scheduler &leaf_of_worker(int w) const {
+    return *worker_leaf_[std::size_t(w)];
+  }
+  // Descends from `from` (or the top, when from's subtree has no workers)
+  // to a leaf, at each level the child with the best score; adds one to
+  // the load of the leaf and its ancestors.
+  scheduler &place_task(scheduler &from, const placement_arg *args, int nargs);
+  // A task placed at leaf finished.
+  static void unplace_task(scheduler &leaf);
+
 private:
   void build(const std::vector<int> &fanouts);
   std::vector<scheduler *> all_;
+  std::vector<scheduler *> leaves_;
+  std::vector<scheduler *> worker_leaf_;
+  int locality_ = 20;
   int levels_ = 1;
   std::string shape_ = "flat";
 };

@@ -132,3 +132,61 @@ TEST(SchedulerLocks, RandomPiecesExcludeAndDoNotDeadlock) {
   EXPECT_EQ(total, expected); // no increment lost: the locks excluded
   EXPECT_GE(expected, long(kThreads) * kRounds);
 }
+
+TEST(SchedulerScore, LocalityAgainstLoad) {
+  using weft::regions::best_child;
+  using weft::regions::placement_arg;
+  scheduler_tree t{std::vector<int>{2}};
+  t.assign_workers(4); // two workers per leaf
+  scheduler &a = *t.leaves()[0], &b = *t.leaves()[1];
+  EXPECT_EQ(&t.leaf_of_worker(0), &a);
+  EXPECT_EQ(&t.leaf_of_worker(3), &b);
+  EXPECT_EQ(t.top().workers, 4);
+  const std::vector<scheduler *> &kids = t.top().children;
+  placement_arg args[] = {{&a, 300}, {&b, 100}};
+  // Nothing loaded: B is 1024 for both, so L decides.
+  EXPECT_EQ(best_child(kids, args, 2, 100), &a);
+  EXPECT_EQ(best_child(kids, args, 2, 20), &a);
+  EXPECT_EQ(best_child(kids, args, 2, 0), &a);
+  args[0].bytes = 50;
+  EXPECT_EQ(best_child(kids, args, 2, 20), &b);
+  args[0].bytes = 300;
+  // a loaded (2 tasks per worker), b idle: B_a = 0, B_b = 1024.
+  a.load = 4;
+  EXPECT_EQ(best_child(kids, args, 2, 100), &a); // locality only
+  EXPECT_EQ(best_child(kids, args, 2, 0), &b);   // load only
+  // p = 50: a scores 50 * 768, b 50 * 256 + 50 * 1024.
+  EXPECT_EQ(best_child(kids, args, 2, 50), &b);
+  // p = 80: a 80 * 768 = 61440, b 80 * 256 + 20 * 1024 = 40960.
+  EXPECT_EQ(best_child(kids, args, 2, 80), &a);
+  // No bytes anywhere: L is 0, load decides.
+  placement_arg none[] = {{nullptr, 0}};
+  EXPECT_EQ(best_child(kids, none, 1, 100), &a); // a tie: the first
+  EXPECT_EQ(best_child(kids, none, 1, 20), &b);
+  a.placed = 3; // a tie goes to the child given fewer tasks
+  EXPECT_EQ(best_child(kids, none, 1, 100), &b);
+  a.placed = 0;
+  // place_task counts the load on the way down.
+  a.load = 0;
+  scheduler &leaf = t.place_task(t.top(), args, 2);
+  EXPECT_EQ(&leaf, &a);
+  EXPECT_EQ(a.load.load(), 1);
+  EXPECT_EQ(t.top().load.load(), 1);
+  scheduler_tree::unplace_task(leaf);
+  EXPECT_EQ(t.top().load.load(), 0);
+}
+
+TEST(SchedulerScore, LeavesWithoutWorkersGetNothing) {
+  using weft::regions::placement_arg;
+  scheduler_tree t{std::vector<int>{4}};
+  t.assign_workers(2); // leaves 2 and 3 have no worker
+  EXPECT_EQ(t.leaves()[2]->workers, 0);
+  placement_arg at_empty[] = {{t.leaves()[3], 4096}};
+  for (int i = 0; i < 20; ++i) {
+    scheduler &leaf = t.place_task(t.top(), at_empty, 1);
+    EXPECT_LT(leaf.leaf_index, 2);
+  }
+  // From a subtree without workers, placement starts at the top.
+  scheduler &leaf = t.place_task(*t.leaves()[3], at_empty, 1);
+  EXPECT_LT(leaf.leaf_index, 2);
+}
