@@ -3,6 +3,7 @@
 // dependence-free tasks whose completion releases their arguments.
 #include "base/error.hpp"
 #include "core/runtime.hpp"
+#include "core/trace_points.hpp"
 #include "region_space.hpp"
 
 #include <weft/regions.h>
@@ -228,6 +229,21 @@ void run_rtask(void *p) {
   rtask *prev = tl_rtask;
   tl_rtask = t;
   t->core = tl_worker->current();
+  for (int i = 0; __builtin_expect(trace::on(), 0) && i < t->nentries; ++i) {
+    const entry &e = t->entries[i];
+    const node &n = *e.target;
+    uint64_t what =
+        n.is_region
+            ? static_cast<const region &>(n).id
+            : reinterpret_cast<uintptr_t>(
+                  static_cast<const object_node &>(n).s->data +
+                  std::size_t(static_cast<const object_node &>(n).index) *
+                      static_cast<const object_node &>(n).s->obj_size);
+    trace_point::rtask_arg(*tl_worker,
+                           uint8_t((e.rw ? WEFT_ARG_INOUT : WEFT_ARG_IN) |
+                                   (n.is_region ? WEFT_ARG_REGION : 0)),
+                           uint32_t(n.owner->id), what);
+  }
   std::exception_ptr exc;
   try {
     t->fn(t->args);
