@@ -103,8 +103,10 @@ public:
   // (+-1); with fewer workers than leaves, worker w gets leaf w and the
   // other leaves none. Once, before leaf_of_worker or place_task.
   void assign_workers(int nworkers);
+  // (A runtime restarted with more workers than at the first placement
+  // maps the extra ones round-robin onto the first ones' leaves.)
   scheduler &leaf_of_worker(int w) const {
-    return *worker_leaf_[std::size_t(w)];
+    return *worker_leaf_[std::size_t(w) % worker_leaf_.size()];
   }
   // Descends from `from` (or the top, when from's subtree has no workers)
   // to a leaf, at each level the child with the best score; adds one to
