@@ -409,6 +409,8 @@ private:
     }
     case trace::kind::dep:
       break; // consumed with its owner
+    case trace::kind::rtask_arg:
+      break; // region task arguments: not exported yet
     }
   }
 

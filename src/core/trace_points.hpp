@@ -196,6 +196,16 @@ inline void region_end(worker &master) {
                             master.current()->trace_id, 0);
 }
 
+// ---- region tasks (src/regions) --------------------------------------------
+// The region task that w's current core task runs has an analysed argument:
+// type its WEFT_ARG_* bits, owner the scheduler owning it, what its region
+// id or object address (rtask_arg). Recorded as the task starts.
+inline void rtask_arg(worker &w, uint8_t type, uint32_t owner, uint64_t what) {
+  if (__builtin_expect(trace::on(), 0))
+    w.trace_log()->put(trace::kind::rtask_arg, type, owner, trace::ticks(),
+                       w.current()->trace_id, what);
+}
+
 // A member's implicit task in a team begins / ends.
 inline void implicit_begin(worker &w, task *implicit, const team *t) {
   if (__builtin_expect(trace::on(), 0))

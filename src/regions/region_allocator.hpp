@@ -8,6 +8,7 @@
 // data. Not thread-safe: the caller holds the region space's lock.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -24,6 +25,7 @@ inline constexpr std::size_t kMaxSmallObject = 2048;
 
 struct region;
 struct object_node;
+struct scheduler;
 
 // Metadata of one slab, or of the first slab of a run (a large object).
 struct slab {
@@ -39,6 +41,9 @@ struct slab {
   // dependence node (created when a task first names it), the free list.
   struct slot {
     object_node *node = nullptr;
+    // The leaf scheduler whose worker was last given write access to the
+    // object (the paper's last producer, per leaf), or nullptr.
+    std::atomic<const scheduler *> last_leaf{nullptr};
     uint32_t next_free = 0;
     bool live = false;
   };

@@ -3,6 +3,7 @@
 // dependence-free tasks whose completion releases their arguments.
 #include "base/error.hpp"
 #include "core/runtime.hpp"
+#include "core/trace_points.hpp"
 #include "region_space.hpp"
 
 #include <weft/regions.h>
@@ -104,8 +105,89 @@ void destroy_rtask(rtask *t) {
 
 void run_rtask(void *p);
 
+// Under a scheduler tree: the leaves split the workers once, when the first
+// task is placed.
+scheduler_tree &placing_tree() {
+  static scheduler_tree &tree = []() -> scheduler_tree & {
+    scheduler_tree &t = region_space::get().schedulers();
+    t.assign_workers(weft_num_threads());
+    return t;
+  }();
+  return tree;
+}
+
+// The last-producer leaf of an argument.
+std::atomic<const scheduler *> &last_leaf_of(node &n) {
+  if (n.is_region)
+    return static_cast<region &>(n).last_leaf;
+  auto &o = static_cast<object_node &>(n);
+  return o.s->slots[o.index].last_leaf;
+}
+
+// Places t by the score, from the scheduler handling it (the lowest common
+// ancestor of its arguments' owners) down to a leaf; the leaf becomes the
+// last producer of what t writes (as in Myrmics, at dispatch).
+scheduler &place(rtask &t) {
+  scheduler_tree &tree = placing_tree();
+  constexpr int kInline = 16;
+  placement_arg inline_args[kInline];
+  std::vector<placement_arg> more;
+  placement_arg *args = inline_args;
+  if (t.nentries > kInline) {
+    more.resize(std::size_t(t.nentries));
+    args = more.data();
+  }
+  scheduler *from = nullptr;
+  for (int i = 0; i < t.nentries; ++i) {
+    node &n = *t.entries[i].target;
+    from = from ? &scheduler_tree::lca(*from, *n.owner) : n.owner;
+    uint64_t bytes =
+        n.is_region
+            ? static_cast<region &>(n).bytes.load(std::memory_order_relaxed)
+            : static_cast<object_node &>(n).s->obj_size;
+    args[i] = {last_leaf_of(n).load(std::memory_order_relaxed), bytes};
+  }
+  scheduler &leaf =
+      tree.place_task(from ? *from : tree.top(), args, t.nentries);
+  for (int i = 0; i < t.nentries; ++i)
+    if (t.entries[i].rw)
+      last_leaf_of(*t.entries[i].target)
+          .store(&leaf, std::memory_order_relaxed);
+  return leaf;
+}
+
+// A core task standing for one placed region task: runs a task placed at
+// the leaf of the worker it runs on, or, when that leaf has none waiting,
+// one from the other leaves (there are at least as many waiting tasks as
+// these core tasks not yet started: each is spawned after its task is
+// queued, and each takes one).
+void run_placed(void *) {
+  scheduler_tree &tree = placing_tree();
+  scheduler &mine = tree.leaf_of_worker(tl_worker->id());
+  const std::vector<scheduler *> &leaves = tree.leaves();
+  std::size_t n = leaves.size();
+  for (std::size_t k = 0;; ++k) {
+    scheduler &leaf = *leaves[(std::size_t(mine.leaf_index) + k) % n];
+    void *t = nullptr;
+    {
+      std::lock_guard<std::mutex> lk(leaf.queue_lock);
+      if (!leaf.queue.empty()) {
+        t = leaf.queue.front();
+        leaf.queue.pop_front();
+      }
+    }
+    if (t) {
+      if (&leaf == &mine)
+        mine.ran_here.fetch_add(1, std::memory_order_relaxed);
+      run_rtask(t);
+      return;
+    }
+  }
+}
+
 // Hand ready tasks to the core (no lock held: the core may run one here).
 void launch(ready_list &ready) {
+  bool tree = region_space::get().schedulers().size() > 1;
   for (std::size_t i = 0; i < ready.size(); ++i) {
     rtask *t = ready[i];
     if (t->waiter) {
@@ -115,6 +197,18 @@ void launch(ready_list &ready) {
         rt->wake(wid);
       continue;
     }
+    if (tree) {
+      scheduler &leaf = place(*t);
+      t->placed = &leaf;
+      {
+        std::lock_guard<std::mutex> lk(leaf.queue_lock);
+        leaf.queue.push_back(t);
+      }
+      if (int rc = weft_spawn(run_placed, nullptr, nullptr, 0); rc != WEFT_OK)
+        fatal("weft regions: handing a ready task to the core failed: %s",
+              weft_last_error());
+      continue;
+    }
     if (int rc = weft_spawn(run_rtask, t, nullptr, 0); rc != WEFT_OK)
       fatal("weft regions: handing a ready task to the core failed: %s",
             weft_last_error());
@@ -122,12 +216,10 @@ void launch(ready_list &ready) {
 }
 
 void finish(rtask *t) {
+  if (t->placed)
+    scheduler_tree::unplace_task(*t->placed);
   ready_list ready;
-  {
-    region_space &sp = region_space::get();
-    lock_guard lk(sp.lock());
-    sp.release(*t, ready);
-  }
+  region_space::get().release(*t, ready);
   destroy_rtask(t);
   launch(ready);
 }
@@ -137,6 +229,21 @@ void run_rtask(void *p) {
   rtask *prev = tl_rtask;
   tl_rtask = t;
   t->core = tl_worker->current();
+  for (int i = 0; __builtin_expect(trace::on(), 0) && i < t->nentries; ++i) {
+    const entry &e = t->entries[i];
+    const node &n = *e.target;
+    uint64_t what =
+        n.is_region
+            ? static_cast<const region &>(n).id
+            : reinterpret_cast<uintptr_t>(
+                  static_cast<const object_node &>(n).s->data +
+                  std::size_t(static_cast<const object_node &>(n).index) *
+                      static_cast<const object_node &>(n).s->obj_size);
+    trace_point::rtask_arg(*tl_worker,
+                           uint8_t((e.rw ? WEFT_ARG_INOUT : WEFT_ARG_IN) |
+                                   (n.is_region ? WEFT_ARG_REGION : 0)),
+                           uint32_t(n.owner->id), what);
+  }
   std::exception_ptr exc;
   try {
     t->fn(t->args);
@@ -156,47 +263,89 @@ void run_rtask(void *p) {
 constexpr int kKnownTypeBits =
     WEFT_ARG_INOUT | WEFT_ARG_NOTRANSFER | WEFT_ARG_SAFE | WEFT_ARG_REGION;
 
-// Checks the arguments, builds the task and enqueues it. On error nothing is
-// enqueued and t is destroyed.
-int check_and_enqueue(region_space &sp, const char *call, rtask &cur, rtask *t,
-                      const int *types, ready_list &ready) {
-  int k = 0;
-  for (int i = 0; i < t->nargs; ++i) {
+// A task's analysed argument, resolved before any scheduler lock is taken.
+struct resolved_arg {
+  int index;
+  region *reg;    // a region argument
+  object_ref ref; // an object argument (ref.s set)
+  scheduler *owner() const { return reg ? reg->owner : ref.s->owner->owner; }
+};
+thread_local std::vector<resolved_arg> tl_resolved;
+
+// Resolves the analysed arguments (struct_lock held): a live region, or the
+// start of a live object.
+int resolve(region_space &sp, const char *call, rtask &t, const int *types,
+            std::vector<resolved_arg> &out) {
+  out.clear();
+  for (int i = 0; i < t.nargs; ++i) {
     int ty = types[i];
     if (ty & WEFT_ARG_SAFE)
       continue;
-    node *n;
     if (ty & WEFT_ARG_REGION) {
-      auto id = static_cast<weft_rid>(reinterpret_cast<uintptr_t>(t->args[i]));
-      n = sp.lookup_region(id);
-      if (!n) {
+      auto id = static_cast<weft_rid>(reinterpret_cast<uintptr_t>(t.args[i]));
+      region *r = sp.lookup_region(id);
+      if (!r) {
         char what[32];
         std::snprintf(what, sizeof what, "args[%d]", i);
         sp.find_region(id, call, what); // the message
         return WEFT_EINVAL;
       }
-    } else {
-      object_ref ref = sp.find_object(t->args[i]);
-      if (!ref.s)
-        return set_error(WEFT_EINVAL,
-                         "%s: args[%d] is %p, not a live object allocated by "
-                         "weft_alloc (a region ID needs WEFT_ARG_REGION)",
-                         call, i, t->args[i]);
-      if (!ref.at_start)
-        return set_error(WEFT_EINVAL,
-                         "%s: args[%d] is %p, inside an object that starts at "
-                         "%p (an object argument is its start address)",
-                         call, i, t->args[i],
-                         sp.allocator().object_address(ref));
-      n = &sp.object_node_of(ref);
+      out.push_back({i, r, {}});
+      continue;
     }
+    object_ref ref = sp.find_object(t.args[i]);
+    if (!ref.s)
+      return set_error(WEFT_EINVAL,
+                       "%s: args[%d] is %p, not a live object allocated by "
+                       "weft_alloc (a region ID needs WEFT_ARG_REGION)",
+                       call, i, t.args[i]);
+    if (!ref.at_start)
+      return set_error(WEFT_EINVAL,
+                       "%s: args[%d] is %p, inside an object that starts at "
+                       "%p (an object argument is its start address)",
+                       call, i, t.args[i], sp.allocator().object_address(ref));
+    out.push_back({i, nullptr, ref});
+  }
+  return WEFT_OK;
+}
+
+// Takes the schedulers owning the calling task's arguments (where the new
+// entries start) and the new task's arguments: their lowest common ancestor
+// as the top, then the paths down to each.
+void lock_owners(sched_locks &locks, rtask &cur,
+                 const std::vector<resolved_arg> &args) {
+  scheduler *top = nullptr;
+  auto join = [&](scheduler *s) {
+    top = top ? &scheduler_tree::lca(*top, *s) : s;
+  };
+  for (int i = 0; i < cur.nentries; ++i)
+    join(cur.entries[i].target->owner);
+  for (const resolved_arg &a : args)
+    join(a.owner());
+  locks.take_top(*top);
+  for (int i = 0; i < cur.nentries; ++i)
+    locks.extend_to(*cur.entries[i].target->owner);
+  for (const resolved_arg &a : args)
+    locks.extend_to(*a.owner());
+}
+
+// Checks the arguments against the calling task and each other, builds the
+// entries and enqueues them (the owners locked). On error nothing is
+// enqueued.
+int check_and_enqueue(region_space &sp, const char *call, rtask &cur, rtask *t,
+                      const int *types, const std::vector<resolved_arg> &args,
+                      sched_locks &locks, ready_list &ready) {
+  int k = 0;
+  for (const resolved_arg &a : args) {
+    int i = a.index;
+    node *n = a.reg ? static_cast<node *>(a.reg) : &sp.object_node_of(a.ref);
     entry *h = region_space::holder_of(cur, *n);
     if (!h)
       return set_error(WEFT_EINVAL,
                        "%s: args[%d] (%s) is not inside any argument of the "
                        "spawning task",
                        call, i, node_name(*n).text);
-    bool rw = (ty & WEFT_ARG_OUT) != 0;
+    bool rw = (types[i] & WEFT_ARG_OUT) != 0;
     if (rw && !h->rw)
       return set_error(WEFT_EINVAL,
                        "%s: args[%d] (%s) asks for write access, but the "
@@ -210,43 +359,51 @@ int check_and_enqueue(region_space &sp, const char *call, rtask &cur, rtask *t,
     e.rw = rw;
   }
   // No argument may lie inside (or be) another.
-  uint64_t stamp = sp.next_mark();
-  for (int a = 0; a < k; ++a) {
-    node *n = t->entries[a].target;
-    if (n->mark == stamp)
-      return set_error(WEFT_EINVAL, "%s: %s is named by two arguments", call,
-                       node_name(*n).text);
-    n->mark = stamp;
-  }
+  for (int a = 0; a < k; ++a)
+    for (int b = 0; b < a; ++b)
+      if (t->entries[a].target == t->entries[b].target)
+        return set_error(WEFT_EINVAL, "%s: %s is named by two arguments", call,
+                         node_name(*t->entries[a].target).text);
   for (int a = 0; a < k; ++a) {
     entry &e = t->entries[a];
     if (e.target == e.start)
       continue;
     for (node *x = e.target->parent;; x = x->parent) {
-      if (x->mark == stamp)
-        return set_error(WEFT_EINVAL,
-                         "%s: the argument %s lies inside the argument %s "
-                         "(arguments may not overlap)",
-                         call, node_name(*e.target).text, node_name(*x).text);
+      for (int b = 0; b < k; ++b)
+        if (b != a && t->entries[b].target == x)
+          return set_error(WEFT_EINVAL,
+                           "%s: the argument %s lies inside the argument %s "
+                           "(arguments may not overlap)",
+                           call, node_name(*e.target).text, node_name(*x).text);
       if (x == e.start)
         break;
     }
   }
-  sp.enqueue(*t, ready);
+  sp.enqueue(*t, locks, ready);
   return WEFT_OK;
 }
 
 int submit(const char *call, rtask &cur, rtask *t, const int *types,
            ready_list &ready) {
   region_space &sp = region_space::get();
-  lock_guard lk(sp.lock());
-  int rc = check_and_enqueue(sp, call, cur, t, types, ready);
-  if (rc != WEFT_OK) // object nodes made for the rejected task go again
-    for (int i = 0; i < t->nargs; ++i)
-      if (!(types[i] & (WEFT_ARG_SAFE | WEFT_ARG_REGION)))
-        if (object_ref ref = sp.find_object(t->args[i]); ref.s)
-          if (object_node *n = region_space::existing_node(ref))
+  std::vector<resolved_arg> &args = tl_resolved;
+  {
+    lock_guard lk(sp.struct_lock());
+    if (int rc = resolve(sp, call, *t, types, args); rc != WEFT_OK)
+      return rc;
+  }
+  int rc;
+  {
+    sched_locks locks;
+    lock_owners(locks, cur, args);
+    rc = check_and_enqueue(sp, call, cur, t, types, args, locks, ready);
+    if (rc != WEFT_OK) // object nodes made for the rejected task go again
+      for (const resolved_arg &a : args)
+        if (!a.reg)
+          if (object_node *n = region_space::existing_node(a.ref))
             sp.drop_if_unused(*n);
+  }
+  sp.drain_reports(ready);
   return rc;
 }
 
@@ -296,7 +453,7 @@ weft_rid weft_ralloc(weft_rid parent, int level_hint) {
     return 0;
   }
   region_space &sp = region_space::get();
-  lock_guard lk(sp.lock());
+  lock_guard lk(sp.struct_lock());
   region *p = sp.find_region(parent, "weft_ralloc", "parent");
   if (!p || check_writable("weft_ralloc", *cur, *p) != WEFT_OK)
     return 0;
@@ -313,13 +470,27 @@ int weft_rfree(weft_rid r) {
                      "weft_rfree: region 0 is the root region, which "
                      "cannot be freed");
   region_space &sp = region_space::get();
-  lock_guard lk(sp.lock());
+  scheduler *owner;
+  {
+    lock_guard lk(sp.struct_lock());
+    region *reg = sp.find_region(r, "weft_rfree", "r");
+    if (!reg)
+      return WEFT_EINVAL;
+    owner = reg->owner;
+  }
+  // The region's owner and everything below it (the subtree's nodes), then
+  // the table and the allocator. Only a task holding the parent for writing
+  // may free r, so it is still there.
+  sched_locks locks;
+  locks.take_top(*owner);
+  locks.extend_subtree(*owner);
+  lock_guard lk(sp.struct_lock());
   region *reg = sp.find_region(r, "weft_rfree", "r");
   if (!reg)
     return WEFT_EINVAL;
   if (int rc = check_writable("weft_rfree", *cur, *reg->parent); rc != WEFT_OK)
     return rc;
-  if (!reg->idle() || reg->inbound != 0)
+  if (!reg->idle() || reg->inbound.load(std::memory_order_acquire) != 0)
     return set_error(WEFT_ESTATE,
                      "weft_rfree: region %u has live tasks: queued for, "
                      "running on or holding it or something inside it "
@@ -333,7 +504,7 @@ int weft_region_of(const void *p, weft_rid *out) {
   if (!out)
     return set_error(WEFT_EINVAL, "weft_region_of: out is NULL");
   region_space &sp = region_space::get();
-  lock_guard lk(sp.lock());
+  lock_guard lk(sp.struct_lock());
   object_ref ref = sp.find_object(p);
   if (!ref.s)
     return set_error(WEFT_EINVAL,
@@ -354,7 +525,7 @@ void *weft_alloc(size_t size, weft_rid r) {
     return nullptr;
   }
   region_space &sp = region_space::get();
-  lock_guard lk(sp.lock());
+  lock_guard lk(sp.struct_lock());
   region *reg = sp.find_region(r, "weft_alloc", "r");
   if (!reg || check_writable("weft_alloc", *cur, *reg) != WEFT_OK)
     return nullptr;
@@ -367,7 +538,22 @@ void *weft_alloc(size_t size, weft_rid r) {
 }
 
 namespace {
-// A live object at p that the caller may free (lock held).
+// Takes the scheduler owning the region of the object at p (nothing, when p
+// is not in a live object: freeable reports it). A task may free only what it
+// holds for writing, so the object stays where it is until the free.
+void lock_object_owner(region_space &sp, const void *p, sched_locks &locks) {
+  scheduler *owner = nullptr;
+  {
+    lock_guard lk(sp.struct_lock());
+    if (object_ref ref = sp.find_object(p); ref.s)
+      owner = ref.s->owner->owner;
+  }
+  if (owner)
+    locks.take_top(*owner);
+}
+
+// A live object at p that the caller may free (its region's owner and
+// struct_lock held).
 int freeable(const char *call, rtask &cur, const void *p, object_ref &ref) {
   region_space &sp = region_space::get();
   ref = sp.find_object(p);
@@ -383,7 +569,7 @@ int freeable(const char *call, rtask &cur, const void *p, object_ref &ref) {
   if (int rc = check_writable(call, cur, *ref.s->owner); rc != WEFT_OK)
     return rc;
   if (object_node *n = region_space::existing_node(ref))
-    if (!n->idle() || n->inbound != 0)
+    if (!n->idle() || n->inbound.load(std::memory_order_acquire) != 0)
       return set_error(WEFT_ESTATE,
                        "%s: object %p has live tasks queued for or holding "
                        "it (nothing was freed)",
@@ -400,7 +586,9 @@ int weft_free(void *p) {
   if (!p)
     return set_error(WEFT_EINVAL, "weft_free: p is NULL");
   region_space &sp = region_space::get();
-  lock_guard lk(sp.lock());
+  sched_locks locks;
+  lock_object_owner(sp, p, locks);
+  lock_guard lk(sp.struct_lock());
   object_ref ref;
   if (int rc = freeable("weft_free", *cur, p, ref); rc != WEFT_OK)
     return rc;
@@ -420,7 +608,9 @@ void *weft_realloc(void *p, size_t size, weft_rid r) {
     return nullptr;
   }
   region_space &sp = region_space::get();
-  lock_guard lk(sp.lock());
+  sched_locks locks;
+  lock_object_owner(sp, p, locks);
+  lock_guard lk(sp.struct_lock());
   object_ref ref;
   if (freeable("weft_realloc", *cur, p, ref) != WEFT_OK)
     return nullptr;
@@ -453,7 +643,7 @@ int weft_balloc(size_t size, weft_rid r, int n, void **ptrs) {
   if (n > 0 && !ptrs)
     return set_error(WEFT_EINVAL, "weft_balloc: ptrs is NULL but n is %d", n);
   region_space &sp = region_space::get();
-  lock_guard lk(sp.lock());
+  lock_guard lk(sp.struct_lock());
   region *reg = sp.find_region(r, "weft_balloc", "r");
   if (!reg)
     return WEFT_EINVAL;
@@ -520,11 +710,7 @@ int weft_wait(void *const *args, const int *types, int nargs) {
   launch(ready);
   w->wait_until([t] { return t->ready.load(std::memory_order_acquire); });
   ready.clear();
-  {
-    region_space &sp = region_space::get();
-    lock_guard lk(sp.lock());
-    sp.release(*t, ready);
-  }
+  region_space::get().release(*t, ready);
   destroy_rtask(t);
   launch(ready);
   if (std::exception_ptr e = region_space::get().take_exception()) {

@@ -6,6 +6,20 @@
 
 namespace weft::regions {
 
+namespace {
+// process() nests through move_down; one stack per thread, as operations on
+// different schedulers run at once.
+thread_local std::vector<region_space::scan_level> tl_scan_stack;
+
+// A node's parent counters on their way to a parent whose owner the
+// operation did not hold (Myrmics' counter report message).
+struct report {
+  node *parent;
+  uint32_t rw, ro;
+};
+thread_local std::vector<report> tl_reports;
+} // namespace
+
 void region_space::append(node &n, entry &e) {
   e.at = &n;
   e.outer = nullptr;
@@ -65,30 +79,34 @@ void region_space::unlink(entry &e) {
 
 void region_space::grant(entry &e, ready_list &ready) {
   e.granted = true;
-  if (--e.task->ungranted == 0)
+  if (e.task->ungranted.fetch_sub(1, std::memory_order_acq_rel) == 1)
     ready.push_back(e.task);
 }
 
-void region_space::move_down(node &n, entry &e, ready_list &ready) {
+void region_space::move_down(node &n, entry &e, sched_locks &locks,
+                             ready_list &ready) {
   // The child of n on the path to the target (found by walking up from it:
   // no node stores the paths below it, as in Myrmics).
   node *c = e.target;
   while (c->parent != &n)
     c = c->parent;
   unlink(e);
-  if (e.rw) {
+  if (e.rw)
     ++n.c_rw;
-    ++c->p_rw;
-  } else {
+  else
     ++n.c_ro;
+  if (c->owner != n.owner && !locks.holds(*c->owner))
+    locks.extend_to(*c->owner);
+  if (e.rw)
+    ++c->p_rw;
+  else
     ++c->p_ro;
-  }
   append(*c, e);
-  process(*c, ready);
+  process(*c, locks, ready);
 }
 
-void region_space::process(node &n, ready_list &ready) {
-  std::vector<scan_level> &stack = scan_stack_;
+void region_space::process(node &n, sched_locks &locks, ready_list &ready) {
+  std::vector<scan_level> &stack = tl_scan_stack;
   std::size_t base = stack.size(); // process() nests through move_down
   stack.push_back({nullptr, false, false, false});
   std::size_t depth = base;
@@ -143,7 +161,7 @@ void region_space::process(node &n, ready_list &ready) {
       e = next;
       continue;
     }
-    move_down(n, *e, ready); // may grow the stack: `l` is stale after it
+    move_down(n, *e, locks, ready); // may grow the stack: `l` is stale after it
     e = next;
   }
   stack.resize(base);
@@ -151,10 +169,10 @@ void region_space::process(node &n, ready_list &ready) {
 
 // n's counters or queue changed: grant what may go now, or, if n is idle,
 // report its parent counters upwards (and so on while parents go idle).
-void region_space::settle(node *n, ready_list &ready) {
+void region_space::settle(node *n, sched_locks &locks, ready_list &ready) {
   while (n) {
     if (!n->idle()) {
-      process(*n, ready);
+      process(*n, locks, ready);
       return;
     }
     node *p = n->parent;
@@ -163,6 +181,10 @@ void region_space::settle(node *n, ready_list &ready) {
     drop_if_unused(*n);
     if (rw == 0 && ro == 0)
       return;
+    if (!locks.holds(*p->owner)) {
+      tl_reports.push_back({p, rw, ro});
+      return;
+    }
     WEFT_CHECK(p->c_rw >= rw && p->c_ro >= ro,
                "a node reports more enqueues than its parent passed down");
     p->c_rw -= rw;
@@ -172,41 +194,62 @@ void region_space::settle(node *n, ready_list &ready) {
 }
 
 void region_space::drop_if_unused(node &n) {
-  if (n.is_region || !n.idle() || n.inbound != 0 || n.p_rw || n.p_ro)
+  if (n.is_region || !n.idle() ||
+      n.inbound.load(std::memory_order_acquire) != 0 || n.p_rw || n.p_ro)
     return;
   auto &o = static_cast<object_node &>(n);
   o.s->slots[o.index].node = nullptr;
   delete &o;
 }
 
-void region_space::enqueue(rtask &t, ready_list &ready) {
-  t.ungranted = t.nentries + 1; // held until every entry is in place
+void region_space::enqueue(rtask &t, sched_locks &locks, ready_list &ready) {
+  // Held until every entry is in place.
+  t.ungranted.store(t.nentries + 1, std::memory_order_relaxed);
   for (int i = 0; i < t.nentries; ++i) {
     entry &e = t.entries[i];
     for (node *x = e.target; x != e.start; x = x->parent)
-      ++x->inbound;
+      x->inbound.fetch_add(1, std::memory_order_relaxed);
   }
   for (int i = 0; i < t.nentries; ++i) {
     entry &e = t.entries[i];
     // e.outer holds the spawning task's entry (set by the caller).
     entry &holder = *e.outer;
     insert_nested(e, holder);
-    process(*e.start, ready);
+    process(*e.start, locks, ready);
   }
-  if (--t.ungranted == 0)
+  if (t.ungranted.fetch_sub(1, std::memory_order_acq_rel) == 1)
     ready.push_back(&t);
 }
 
 void region_space::release(rtask &t, ready_list &ready) {
+  // One entry at a time, each under its target's owner (and what the
+  // settling reaches below it): the entries' targets are disjoint.
   for (int i = 0; i < t.nentries; ++i) {
     entry &e = t.entries[i];
     WEFT_CHECK(e.granted, "a task ended before all its arguments were granted");
     for (node *x = e.target; x != e.start; x = x->parent)
-      --x->inbound;
+      x->inbound.fetch_sub(1, std::memory_order_acq_rel);
+    sched_locks locks;
+    locks.take_top(*e.target->owner);
     unlink(e);
+    settle(e.target, locks, ready);
   }
-  for (int i = 0; i < t.nentries; ++i)
-    settle(t.entries[i].target, ready);
+  drain_reports(ready);
+}
+
+void region_space::drain_reports(ready_list &ready) {
+  while (!tl_reports.empty()) {
+    report r = tl_reports.back();
+    tl_reports.pop_back();
+    sched_locks locks;
+    locks.take_top(*r.parent->owner);
+    node *p = r.parent;
+    WEFT_CHECK(p->c_rw >= r.rw && p->c_ro >= r.ro,
+               "a node reports more enqueues than its parent passed down");
+    p->c_rw -= r.rw;
+    p->c_ro -= r.ro;
+    settle(p, locks, ready);
+  }
 }
 
 } // namespace weft::regions

@@ -10,18 +10,9 @@
 namespace weft::regions {
 
 region_space::region_space() {
-  // The scheduler tree is a later slice: say so rather than run flat while
-  // the program asked for a tree.
-  if (const char *v = env::get("WEFT_SCHEDULERS"); v && std::strcmp(v, "flat"))
-    fatal("WEFT_SCHEDULERS=%s: hierarchical schedulers are not implemented "
-          "yet (issue 12); only 'flat' is",
-          v);
-  if (const char *v = env::get("WEFT_SCHED_BIAS"))
-    fatal("WEFT_SCHED_BIAS=%s: the locality/load-balance score belongs to "
-          "the hierarchical schedulers, which are not implemented yet "
-          "(issue 12)",
-          v);
   root_.is_region = true;
+  root_.owner = &tree_.top();
+  tree_.top().regions.fetch_add(1, std::memory_order_relaxed);
   root_.id = WEFT_ROOT_REGION;
   table_.push_back(&root_);
   live_regions_ = 1;
@@ -94,6 +85,7 @@ region *region_space::new_region(region &parent, int level_hint) {
   r->parent = &parent;
   r->depth = parent.depth + 1;
   r->level_hint = level_hint;
+  r->owner = &tree_.place_region(*parent.owner, level_hint);
   r->id = weft_rid(table_.size());
   table_.push_back(r);
   r->next_sibling = parent.first_child;
@@ -116,11 +108,16 @@ void region_space::delete_region(region &r) {
   if (r.next_sibling)
     r.next_sibling->prev_sibling = r.prev_sibling;
   table_[r.id] = nullptr;
+  tree_.unplace_region(*r.owner);
   --live_regions_;
   delete &r;
 }
 
-void region_space::free_object(const object_ref &ref) { alloc_.free(ref); }
+void region_space::free_object(const object_ref &ref) {
+  ref.s->owner->bytes.fetch_sub(alloc_.object_size(ref),
+                                std::memory_order_relaxed);
+  alloc_.free(ref);
+}
 
 object_node &region_space::object_node_of(const object_ref &ref) {
   object_node *&n = ref.s->slots[ref.index].node;
@@ -128,6 +125,7 @@ object_node &region_space::object_node_of(const object_ref &ref) {
     n = new object_node;
     n->parent = ref.s->owner;
     n->depth = ref.s->owner->depth + 1;
+    n->owner = ref.s->owner->owner;
     n->s = ref.s;
     n->index = ref.index;
   }

@@ -1,7 +1,11 @@
 // The region space: the region tree, the objects in it, their dependency
 // queues and the Myrmics dependence analysis (paper section V-D) over them.
-// One instance, guarded by one lock: it plays the part of Myrmics' single
-// scheduler (flat scheduling); ready tasks leave it and run on weft's core.
+// One instance. Its nodes are owned by the schedulers of a scheduler tree
+// (scheduler_tree.hpp; flat: one scheduler, Myrmics' single scheduler): a
+// node's queue and counters change only under its owner's lock. The region
+// table, the sibling links and the allocator have their own lock
+// (struct_lock), taken after any scheduler locks and never before one.
+// Ready tasks leave the space and run on weft's core.
 //
 // Dependence analysis. Every region and every object in use by tasks is a
 // node with a dependency queue of entries, one entry per (task, non-SAFE
@@ -13,13 +17,16 @@
 // its parent (p_rw / p_ro); when a node becomes idle (empty queue, zero
 // child counters) it reports its parent counters back and the parent
 // subtracts them from its child counters (the paper's boundary protocol,
-// kept exact under a single lock). An entry is granted at its target when
+// which makes delayed reports safe: a report to a parent owned by a
+// scheduler the operation does not hold is sent as a message, applied right
+// after under that scheduler's lock). An entry is granted at its target when
 // it heads the queue (or only granted readers, and its ancestors' entries,
 // precede it) and no child is busy (writers: c_rw == c_ro == 0; readers:
 // c_rw == 0). A task is ready when all its entries are granted.
 #pragma once
 
 #include "region_allocator.hpp"
+#include "scheduler_tree.hpp"
 
 #include <weft/regions.h>
 
@@ -39,10 +46,10 @@ struct node {
   entry *head = nullptr, *tail = nullptr;
   uint32_t c_rw = 0, c_ro = 0; // enqueues passed to children, unreported
   uint32_t p_rw = 0, p_ro = 0; // enqueues received from parent, unreported
-  uint32_t inbound = 0;        // live entries targeting this node or below that
-                               // started above it
-  uint32_t depth = 0;          // root: 0
-  uint64_t mark = 0;           // spawn-time overlap check
+  // live entries targeting this node or below that started above it
+  std::atomic<uint32_t> inbound{0};
+  uint32_t depth = 0;         // root: 0
+  scheduler *owner = nullptr; // its region's owner, for ever
   bool is_region = false;
   bool idle() const { return !head && c_rw == 0 && c_ro == 0; }
 };
@@ -56,6 +63,10 @@ struct region : node {
          *prev_sibling = nullptr;
   slab *partial[kNumClasses] = {}; // slabs with free slots, per size class
   slab *slabs = nullptr;           // every slab the region owns
+  // Bytes of its live objects (not its sub-regions'), for the score.
+  std::atomic<uint64_t> bytes{0};
+  // As the object slots' last_leaf, for the region as one argument.
+  std::atomic<const scheduler *> last_leaf{nullptr};
 };
 
 struct object_node : node {
@@ -83,9 +94,10 @@ struct rtask {
   void **args = nullptr; // copied
   entry *entries = nullptr;
   int nentries = 0;
-  int ungranted = 0;
-  void *core = nullptr; // the core task running it
-  bool waiter = false;  // weft_wait's pseudo task
+  std::atomic<int> ungranted{0};
+  void *core = nullptr;        // the core task running it
+  scheduler *placed = nullptr; // the leaf it was placed at (trees only)
+  bool waiter = false;         // weft_wait's pseudo task
   int waiter_worker = -1;
   std::atomic<bool> ready{false};
 };
@@ -122,10 +134,13 @@ public:
   region_space();
   ~region_space();
   static region_space &get();
-  std::mutex &lock() { return lock_; }
+  // The region table, sibling links and the allocator.
+  std::mutex &struct_lock() { return struct_lock_; }
+  scheduler_tree &schedulers() { return tree_; }
 
-  // ---- tree and objects (lock held) ---------------------------------------
-  // The live region with this ID, or nullptr.
+  // ---- tree and objects (struct_lock held)
+  // --------------------------------------- The live region with this ID, or
+  // nullptr.
   region *lookup_region(weft_rid id) const {
     return id < table_.size() ? table_[id] : nullptr;
   }
@@ -134,9 +149,16 @@ public:
   region *find_region(weft_rid id, const char *call, const char *what);
   region *new_region(region &parent, int level_hint);
   void delete_region(region &r); // r idle with no inbound entries
-  void *alloc(region &r, std::size_t size) { return alloc_.alloc(r, size); }
+  void *alloc(region &r, std::size_t size) {
+    void *p = alloc_.alloc(r, size);
+    if (p)
+      r.bytes.fetch_add(alloc_.object_size(alloc_.find(p)),
+                        std::memory_order_relaxed);
+    return p;
+  }
   object_ref find_object(const void *p) const { return alloc_.find(p); }
   void free_object(const object_ref &ref);
+  // (the owner of ref's region held)
   object_node &object_node_of(const object_ref &ref);
   region_allocator &allocator() { return alloc_; }
   // The object's node, if one exists (tasks use it), else nullptr.
@@ -150,16 +172,22 @@ public:
   // t's granted entry whose target is n or encloses n, or nullptr.
   static entry *holder_of(rtask &t, node &n);
 
-  // ---- dependence analysis (lock held) -----------------------------------
-  uint64_t next_mark() { return ++mark_; }
-  // Enqueue t's entries (targets and holders filled in by the caller);
-  // tasks that became ready are appended to `ready`.
-  void enqueue(rtask &t, ready_list &ready);
-  // t finished (or a waiter resumed): remove its entries.
+  // ---- dependence analysis -----------------------------------------------
+  // Enqueue t's entries (targets and holders filled in by the caller, who
+  // holds the owners of every start and target: a connected piece of the
+  // scheduler tree); tasks that became ready are appended to `ready`. Owners
+  // further down are taken into `locks` as entries move there; reports to
+  // owners above are queued for drain_reports.
+  void enqueue(rtask &t, sched_locks &locks, ready_list &ready);
+  // t finished (or a waiter resumed): remove its entries (takes the locks it
+  // needs; none may be held), then drain_reports.
   void release(rtask &t, ready_list &ready);
+  // Applies the parent-counter reports this thread queued for schedulers it
+  // did not hold (each under its scheduler's lock; none may be held).
+  void drain_reports(ready_list &ready);
 
   // Deletes n if it is an object node no task uses (idle, nothing on its
-  // way to it, nothing to report).
+  // way to it, nothing to report). n's owner held.
   void drop_if_unused(node &n);
 
   // The first exception a region task threw and no weft_wait has reported
@@ -173,11 +201,12 @@ private:
   void insert_nested(entry &e, entry &holder);
   void append(node &n, entry &e);
   void unlink(entry &e);
-  void process(node &n, ready_list &ready);
-  void move_down(node &n, entry &e, ready_list &ready);
-  void settle(node *n, ready_list &ready);
+  void process(node &n, sched_locks &locks, ready_list &ready);
+  void move_down(node &n, entry &e, sched_locks &locks, ready_list &ready);
+  void settle(node *n, sched_locks &locks, ready_list &ready);
   void grant(entry &e, ready_list &ready);
 
+public:
   // One level of process()'s scan per open block: the entries of a block
   // are siblings (children of the block owner's task, or unrelated tasks at
   // the top level); within a level, granted entries are a prefix.
@@ -187,16 +216,17 @@ private:
     bool writer_granted;
     bool stopped;
   };
-  std::vector<scan_level> scan_stack_;
+
+private:
   std::atomic<std::exception_ptr *> exc_{nullptr};
-  std::mutex lock_;
+  scheduler_tree tree_;
+  std::mutex struct_lock_;
   region_allocator alloc_;
   region root_;
   rtask root_task_;
   entry root_entry_;
   std::vector<region *> table_; // by ID; nullptr once freed
   uint64_t live_regions_ = 0;
-  uint64_t mark_ = 0;
 };
 
 } // namespace weft::regions

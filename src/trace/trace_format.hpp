@@ -63,6 +63,10 @@ enum class kind : uint8_t {
   counter = 8,      // sub: counter_id; arg: value
   region_begin = 9, // task: the encountering task; count: team size
   region_end = 10,  // task: the encountering task
+  rtask_arg = 11,   // task: the core task running a region task (weft_rspawn);
+                    // sub: the argument's WEFT_ARG_* bits (in, out, region);
+                    // count: the scheduler owning it (pre-order id, top 0);
+                    // arg: the region id, or the object's address
 };
 
 enum task_flags : uint8_t {

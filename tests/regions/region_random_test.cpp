@@ -73,7 +73,7 @@ struct rng {
 };
 
 header *new_region(weft_rid parent, rng &r, uint64_t salt) {
-  weft_rid rid = weft_ralloc(parent, 1);
+  weft_rid rid = weft_ralloc(parent, r.below(4));
   if (!rid) {
     fail("weft_ralloc", 0);
     return nullptr;

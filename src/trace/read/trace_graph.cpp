@@ -351,6 +351,7 @@ struct builder {
       case kind::dep:
         fail(r.task, "dep record without a task_create or wait_begin");
       case kind::counter:
+      case kind::rtask_arg: // an annotation: no step of the graph
         break;
       }
     }

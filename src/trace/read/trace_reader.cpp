@@ -20,7 +20,7 @@ struct file_closer {
               what);
 }
 
-bool known(kind k) { return k >= kind::task_create && k <= kind::region_end; }
+bool known(kind k) { return k >= kind::task_create && k <= kind::rtask_arg; }
 
 } // namespace
 
@@ -123,6 +123,8 @@ const char *name(kind k) {
     return "region_begin";
   case kind::region_end:
     return "region_end";
+  case kind::rtask_arg:
+    return "rtask_arg";
   }
   return "unknown";
 }

@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::size_t kBufferRecords = 4096;
 
-bool known(kind k) { return k >= kind::task_create && k <= kind::region_end; }
+bool known(kind k) { return k >= kind::task_create && k <= kind::rtask_arg; }
 
 } // namespace
 

@@ -1,0 +1,192 @@
+// The scheduler tree on its own: the WEFT_SCHEDULERS grammar, the shape it
+// builds, region placement by level hint and region load, and the lock
+// protocol (random connected pieces taken top-down by 4 threads: mutual
+// exclusion holds and nothing deadlocks; the CTest TIMEOUT catches a hang).
+#include "regions/scheduler_tree.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <thread>
+
+using weft::regions::parse_scheduler_shape;
+using weft::regions::sched_locks;
+using weft::regions::scheduler;
+using weft::regions::scheduler_tree;
+
+TEST(SchedulerShape, Grammar) {
+  std::vector<int> f;
+  std::string err;
+  EXPECT_TRUE(parse_scheduler_shape(nullptr, f, err));
+  EXPECT_TRUE(f.empty());
+  EXPECT_TRUE(parse_scheduler_shape("flat", f, err));
+  EXPECT_TRUE(f.empty());
+  EXPECT_TRUE(parse_scheduler_shape("1", f, err));
+  EXPECT_TRUE(f.empty());
+  EXPECT_TRUE(parse_scheduler_shape("1x4", f, err));
+  EXPECT_EQ(f, std::vector<int>({4}));
+  EXPECT_TRUE(parse_scheduler_shape("1x2x4", f, err));
+  EXPECT_EQ(f, std::vector<int>({2, 4}));
+  EXPECT_TRUE(parse_scheduler_shape("1x1x64", f, err));
+  EXPECT_EQ(f, std::vector<int>({1, 64}));
+  EXPECT_TRUE(parse_scheduler_shape("1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1", f, err));
+  EXPECT_EQ(f.size(), 15u); // 16 levels
+  for (const char *bad :
+       {"", "x", "2", "2x2", "1x", "x1", "1x0", "1x65", "1xtwo", "1x 2", "1x-2",
+        "1x2x", "1x64x64x64", "flat2", "0x4",
+        "1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1"}) {
+    EXPECT_FALSE(parse_scheduler_shape(bad, f, err)) << bad;
+    EXPECT_NE(err.find(std::string("WEFT_SCHEDULERS=") + bad + ":"),
+              std::string::npos)
+        << err;
+    EXPECT_TRUE(f.empty());
+  }
+}
+
+TEST(SchedulerShape, Tree) {
+  scheduler_tree flat{std::vector<int>{}};
+  EXPECT_EQ(flat.size(), 1u);
+  EXPECT_EQ(flat.shape(), "flat");
+  scheduler_tree t{std::vector<int>{2, 3}};
+  EXPECT_EQ(t.size(), 1u + 2 + 6);
+  EXPECT_EQ(t.levels(), 3);
+  EXPECT_EQ(t.shape(), "1x2x3");
+  scheduler &top = t.top();
+  ASSERT_EQ(top.children.size(), 2u);
+  scheduler &a = *top.children[0]->children[2];
+  scheduler &b = *top.children[0]->children[0];
+  scheduler &c = *top.children[1]->children[1];
+  EXPECT_EQ(&scheduler_tree::lca(a, b), top.children[0]);
+  EXPECT_EQ(&scheduler_tree::lca(a, c), &top);
+  EXPECT_EQ(&scheduler_tree::lca(a, a), &a);
+  EXPECT_EQ(&scheduler_tree::lca(*top.children[0], a), top.children[0]);
+  EXPECT_TRUE(top.is_ancestor_of(c));
+  EXPECT_FALSE(a.is_ancestor_of(b));
+  EXPECT_LT(top.children[0]->id, a.id); // pre-order
+}
+
+TEST(SchedulerShape, RegionPlacement) {
+  scheduler_tree t{std::vector<int>{2, 2}};
+  scheduler &top = t.top();
+  // Hint 0 stays with the parent's owner; deeper hints descend to the child
+  // with the fewest regions, never below the leaves.
+  EXPECT_EQ(&t.place_region(top, 0), &top);
+  std::vector<int> per_leaf(7, 0);
+  for (int i = 0; i < 8; ++i) {
+    scheduler &s = t.place_region(top, 5);
+    EXPECT_EQ(s.level, 2);
+    ++per_leaf[std::size_t(s.id)];
+  }
+  for (scheduler *m : top.children)
+    for (scheduler *l : m->children)
+      EXPECT_EQ(per_leaf[std::size_t(l->id)], 2) << l->id;
+  scheduler &mid = *top.children[1];
+  EXPECT_EQ(&t.place_region(mid, 1), &mid);       // already at level 1
+  EXPECT_EQ(t.place_region(mid, 2).parent, &mid); // inside the parent's subtree
+}
+
+TEST(SchedulerLocks, RandomPiecesExcludeAndDoNotDeadlock) {
+  scheduler_tree t{std::vector<int>{2, 2, 2}};
+  std::vector<scheduler *> all;
+  auto collect = [&](auto &self, scheduler &s) -> void {
+    all.push_back(&s);
+    for (scheduler *c : s.children)
+      self(self, *c);
+  };
+  collect(collect, t.top());
+  std::vector<long> counter(all.size(), 0); // guarded by each lock
+  const int kThreads = 4, kRounds = 20000;
+  std::vector<long> mine(kThreads, 0); // each thread's own increments
+  std::vector<std::thread> th;
+  for (int w = 0; w < kThreads; ++w)
+    th.emplace_back([&, w] {
+      std::mt19937 rng(unsigned(w) * 7919u + 1);
+      for (int r = 0; r < kRounds; ++r) {
+        scheduler *top = all[rng() % all.size()];
+        sched_locks locks;
+        locks.take_top(*top);
+        ++counter[std::size_t(top->id)];
+        ++mine[std::size_t(w)];
+        // A few descendants, in random order (extend_to takes the paths).
+        for (int k = int(rng() % 4); k > 0; --k) {
+          scheduler *s = top;
+          while (!s->children.empty() && rng() % 3)
+            s = s->children[rng() % s->children.size()];
+          if (!locks.holds(*s)) {
+            locks.extend_to(*s);
+            ++counter[std::size_t(s->id)];
+            ++mine[std::size_t(w)];
+          }
+        }
+        if (rng() % 16 == 0)
+          locks.extend_subtree(*top);
+      }
+    });
+  for (auto &x : th)
+    x.join();
+  long total = 0, expected = 0;
+  for (long c : counter)
+    total += c;
+  for (long m : mine)
+    expected += m;
+  EXPECT_EQ(total, expected); // no increment lost: the locks excluded
+  EXPECT_GE(expected, long(kThreads) * kRounds);
+}
+
+TEST(SchedulerScore, LocalityAgainstLoad) {
+  using weft::regions::best_child;
+  using weft::regions::placement_arg;
+  scheduler_tree t{std::vector<int>{2}};
+  t.assign_workers(4); // two workers per leaf
+  scheduler &a = *t.leaves()[0], &b = *t.leaves()[1];
+  EXPECT_EQ(&t.leaf_of_worker(0), &a);
+  EXPECT_EQ(&t.leaf_of_worker(3), &b);
+  EXPECT_EQ(t.top().workers, 4);
+  const std::vector<scheduler *> &kids = t.top().children;
+  placement_arg args[] = {{&a, 300}, {&b, 100}};
+  // Nothing loaded: B is 1024 for both, so L decides.
+  EXPECT_EQ(best_child(kids, args, 2, 100), &a);
+  EXPECT_EQ(best_child(kids, args, 2, 20), &a);
+  EXPECT_EQ(best_child(kids, args, 2, 0), &a);
+  args[0].bytes = 50;
+  EXPECT_EQ(best_child(kids, args, 2, 20), &b);
+  args[0].bytes = 300;
+  // a loaded (2 tasks per worker), b idle: B_a = 0, B_b = 1024.
+  a.load = 4;
+  EXPECT_EQ(best_child(kids, args, 2, 100), &a); // locality only
+  EXPECT_EQ(best_child(kids, args, 2, 0), &b);   // load only
+  // p = 50: a scores 50 * 768, b 50 * 256 + 50 * 1024.
+  EXPECT_EQ(best_child(kids, args, 2, 50), &b);
+  // p = 80: a 80 * 768 = 61440, b 80 * 256 + 20 * 1024 = 40960.
+  EXPECT_EQ(best_child(kids, args, 2, 80), &a);
+  // No bytes anywhere: L is 0, load decides.
+  placement_arg none[] = {{nullptr, 0}};
+  EXPECT_EQ(best_child(kids, none, 1, 100), &a); // a tie: the first
+  EXPECT_EQ(best_child(kids, none, 1, 20), &b);
+  a.placed = 3; // a tie goes to the child given fewer tasks
+  EXPECT_EQ(best_child(kids, none, 1, 100), &b);
+  a.placed = 0;
+  // place_task counts the load on the way down.
+  a.load = 0;
+  scheduler &leaf = t.place_task(t.top(), args, 2);
+  EXPECT_EQ(&leaf, &a);
+  EXPECT_EQ(a.load.load(), 1);
+  EXPECT_EQ(t.top().load.load(), 1);
+  scheduler_tree::unplace_task(leaf);
+  EXPECT_EQ(t.top().load.load(), 0);
+}
+
+TEST(SchedulerScore, LeavesWithoutWorkersGetNothing) {
+  using weft::regions::placement_arg;
+  scheduler_tree t{std::vector<int>{4}};
+  t.assign_workers(2); // leaves 2 and 3 have no worker
+  EXPECT_EQ(t.leaves()[2]->workers, 0);
+  placement_arg at_empty[] = {{t.leaves()[3], 4096}};
+  for (int i = 0; i < 20; ++i) {
+    scheduler &leaf = t.place_task(t.top(), at_empty, 1);
+    EXPECT_LT(leaf.leaf_index, 2);
+  }
+  // From a subtree without workers, placement starts at the top.
+  scheduler &leaf = t.place_task(*t.leaves()[3], at_empty, 1);
+  EXPECT_LT(leaf.leaf_index, 2);
+}
