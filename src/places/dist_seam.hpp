@@ -3,6 +3,8 @@
 // into a caller's buffer. Not a public API.
 #pragma once
 
+#include "core/inbox.hpp"
+
 #include <weft/places.hpp>
 
 #include <cstddef>
@@ -30,7 +32,10 @@ WEFT_API void unmark_graph(void *base, std::size_t bytes);
 // A digest of the registered types (names, sizes, masks, in id order):
 // equal on ranks whose graphs can travel between them.
 WEFT_API std::uint64_t type_table_digest();
-// Wakes the weft threads waiting in async_wait (calls arrived to drain).
-WEFT_API void wake_waiters();
+// From any thread (the progress thread): j runs once on a worker of the
+// runtime's native team, the first that is idle (a sleeping one is woken);
+// core/inbox.hpp says what a job may do. Ends the process, naming the job,
+// when no runtime runs.
+WEFT_API void submit_to_workers(inbox_job *j);
 
 } // namespace weft::detail
