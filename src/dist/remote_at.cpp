@@ -178,20 +178,37 @@ void send_with_graph(const char *call, int to, am_header h, const void *root,
   std::uintptr_t final_addr = g->c->remote_window(to) + disp;
   char *buf = scratch(gs.bytes);
   void *mid;
+  // Large primitive arrays go from their sources straight into the target's
+  // window (one copy, as the paper's unit moves them), the rest from buf.
+  thread_local std::vector<detail::direct_store> direct;
+  thread_local std::vector<dist::put_part> parts;
+  const bool gather = gs.bytes < (std::size_t(1) << 30);
   try {
     mid = detail::copy_graph_to(
         call, root, gs, buf,
-        std::intptr_t(final_addr - reinterpret_cast<std::uintptr_t>(buf)), map);
+        std::intptr_t(final_addr - reinterpret_cast<std::uintptr_t>(buf)), map,
+        gather ? &direct : nullptr);
   } catch (...) {
     forfeit(to, pos, need);
     throw;
   }
+  parts.clear();
+  std::size_t from = 0;
+  if (gather)
+    for (const detail::direct_store &d : direct) {
+      if (d.offset > from)
+        parts.push_back({buf + from, d.offset - from});
+      parts.push_back({d.src, d.bytes});
+      from = d.offset + d.bytes;
+    }
+  if (gs.bytes > from)
+    parts.push_back({buf + from, gs.bytes - from});
   std::uint64_t objects = gs.objects;
   std::memcpy(body.data(), &objects, 8);
   h.a[1] = final_addr + std::uint64_t(static_cast<char *>(mid) - buf);
   h.a[2] = pos;
   h.a[3] = gs.bytes;
-  g->c->put_then_send(to, buf, gs.bytes, disp, h, body.data());
+  g->c->put_then_send(to, parts.data(), parts.size(), disp, h, body.data());
 }
 
 // A graph that arrived in this rank's incoming heap.
