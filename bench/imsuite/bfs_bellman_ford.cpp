@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <deque>
+#include <mutex>
 #include <random>
 #include <vector>
 
@@ -61,6 +62,7 @@ struct place_nodes {
   adjacency adj; // the whole graph (every place makes it from the seed)
   std::vector<std::int64_t> dist, parent; // of this place's nodes
   std::vector<char> changed;
+  std::mutex inbox_lock;           // batches from several places at once
   std::vector<std::int64_t> inbox; // triples received this round
 };
 place_nodes g_nodes[kMaxPlaces];
@@ -83,7 +85,7 @@ result run(std::int64_t n, std::uint64_t seed) {
       weft::async_at(
           weft::place{p}, static_cast<batch *>(nullptr), [n, seed, P](batch *) {
             place_nodes &s = g_nodes[weft::here().id];
-            s = {};
+            s.inbox.clear();
             s.adj = make_graph(n, seed);
             std::size_t k = std::size_t((n - weft::here().id + P - 1) / P);
             s.dist.assign(k, kInf);
@@ -127,7 +129,9 @@ result run(std::int64_t n, std::uint64_t seed) {
                 std::copy(out[std::size_t(q)].begin(),
                           out[std::size_t(q)].end(), b->triples.begin());
                 weft::at(weft::place{q}, b, [](batch *c) {
-                  auto &in = g_nodes[weft::here().id].inbox;
+                  place_nodes &t = g_nodes[weft::here().id];
+                  std::lock_guard<std::mutex> lk(t.inbox_lock);
+                  auto &in = t.inbox;
                   in.insert(in.end(), c->triples.begin(), c->triples.end());
                 });
               }

@@ -244,9 +244,6 @@ struct dist_ops {
   void (*reply_graph)(int to, std::uint64_t seq, const void *root);
   void (*reply_error)(int to, std::uint64_t seq, const char *what);
   void (*release)(graph_buffer *b);
-  // Starts the calls that arrived (spawns their tasks on this weft
-  // thread); whether there were any.
-  bool (*drain)();
 };
 WEFT_API const dist_ops *dist();
 WEFT_API void set_dist(const dist_ops *ops);

@@ -28,7 +28,9 @@
 // Who wakes whom: a task pushed (push_ready) wakes one sleeper of its team; a
 // task finished that completes a wait wakes exactly the waiter named in the
 // parent's (or taskgroup's) counter; an engine's ready task
-// (engine_host::ready) wakes one member of the task's team.
+// (engine_host::ready) wakes one member of the task's team; a job submitted
+// to a team's inbox (core/inbox.hpp) by a thread outside it wakes one member,
+// and work_visible counts the inbox.
 #pragma once
 
 #include "base/backoff.hpp"

@@ -214,8 +214,10 @@ void runtime::wait_all_tasks(worker &w) {
   taskwait(w);
   // Not wait_until: it may sleep, and the worker that finishes the last
   // task (in the native team's loop) has no reason to wake us.
-  for (backoff b(kYieldBackoff); !team0_->tasks_done();)
-    if (!w.help_once())
+  // Jobs from outside the team too (every submitted job runs).
+  for (backoff b(kYieldBackoff);
+       !team0_->tasks_done() || team0_->external().maybe_nonempty();)
+    if (!w.help_once() && !w.run_external())
       b.pause();
 }
 

@@ -5,6 +5,7 @@
 // a worker inside a nested team never runs the outer team's tasks.
 #pragma once
 
+#include "inbox.hpp"
 #include "ready_deque.hpp"
 #include "task.hpp"
 
@@ -61,6 +62,8 @@ public:
   bool tasks_done() const;
 
   std::atomic<int> &num_sleeping() { return num_sleeping_; }
+  // Jobs from threads outside the team; its members run them when idle.
+  inbox &external() { return external_; }
   void wake_one();
   void wake_all(const worker *except);
 
@@ -103,6 +106,7 @@ private:
   alignas(64) std::atomic<int> prio_count_{0};
   std::mutex prio_lock_;
   std::vector<task *> prio_heap_;
+  inbox external_{*this};
 };
 
 } // namespace weft

@@ -459,7 +459,44 @@ task *worker::find_work() {
   uint64_t from = trace_point::search_begin(*this);
   task *t = find_any();
   trace_point::search_end(*this, t, from);
+  // Nothing queued inside the team: start a job from outside it. It has
+  // ended on return (the caller looks at its condition again after this
+  // empty answer, as after any).
+  if (!t && team_->external().maybe_nonempty())
+    run_external();
   return t;
+}
+
+namespace {
+void run_inbox_job(void *arg) {
+  auto *j = static_cast<inbox_job *>(arg);
+  try {
+    j->run(j);
+  } catch (...) {
+    fatal("worker: inbox job %p threw an exception (jobs from outside a "
+          "team have nobody to report to)",
+          arg);
+  }
+}
+} // namespace
+
+bool worker::run_external() {
+  if (tied_limit())
+    return false;
+  inbox_job *j = team_->external().take();
+  if (!j)
+    return false;
+  // A task of its own on this stack: in no taskgroup (no cancellation
+  // skips it) and not counted as a child of the task that was waiting here.
+  task *parent = current_;
+  alignas(64) task t;
+  init_task(&t, run_inbox_job, j);
+  t.parent = parent;
+  t.flags = TASK_INLINE;
+  bool traced = trace_point::inline_begin(*this, t, parent, 0);
+  run_inline_task(t);
+  trace_point::inline_end(*this, t, traced);
+  return true;
 }
 
 bool worker::may_start(task *x, task *limit) const {
@@ -547,6 +584,8 @@ void worker::drain_engine() {
 
 bool worker::work_visible() {
   if (team_->has_priority_tasks())
+    return true;
+  if (team_->external().maybe_nonempty() && !tied_limit())
     return true;
   if (rt_.engine().holds_ready_tasks() && rt_.engine().has_ready(*this))
     return true;

@@ -95,6 +95,10 @@ public:
   template <class Done> void wait_until(Done done);
   // Run one available task, if any; returns whether it did.
   bool help_once();
+  // Run the oldest job of the team's inbox, if any and if the tied-task
+  // constraint allows; returns whether it did (the job and its children
+  // have finished then).
+  bool run_external();
   // Occupy slot i of t with the implicit task as the current task; returns
   // what leave_team needs to restore the previous membership.
   struct membership {

@@ -37,6 +37,8 @@ struct op {
   std::vector<char> msg; // header + payload (send, put_send)
   const void *src = nullptr;
   std::size_t bytes = 0, disp = 0;
+  const put_part *parts = nullptr; // put_send
+  std::size_t nparts = 0;
   std::uint64_t value = 0, result = 0;
   void (*on_done)(void *) = nullptr; // ibarrier
   void *arg = nullptr;
@@ -172,7 +174,7 @@ struct comm::impl {
       publish_now(o->disp, o->value);
       break;
     case op::put_send:
-      put_now(o->to, o->src, o->bytes, o->disp);
+      put_parts_now(o->to, o->parts, o->nparts, o->disp);
       send_now(o->to, std::move(o->msg), -1);
       break;
     case op::barrier:
@@ -208,6 +210,37 @@ struct comm::impl {
                          MPI_UINT64_T, MPI_REPLACE, win),
           "MPI_Accumulate");
     check(MPI_Win_flush(c.rank_, win), "MPI_Win_flush");
+  }
+
+  void put_parts_now(int to, const put_part *parts, std::size_t n,
+                     std::size_t disp) {
+    if (n == 1) {
+      put_now(to, parts[0].src, parts[0].bytes, disp);
+      return;
+    }
+    std::vector<int> lens(n);
+    std::vector<MPI_Aint> at(n);
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (parts[i].bytes >= (std::size_t(1) << 30) ||
+          total + parts[i].bytes >= (std::size_t(1) << 30))
+        c.die("a gathered put of more than 1 GiB to rank %d", to);
+      lens[i] = int(parts[i].bytes);
+      check(MPI_Get_address(parts[i].src, &at[i]), "MPI_Get_address", to);
+      total += parts[i].bytes;
+    }
+    MPI_Datatype type;
+    check(MPI_Type_create_hindexed(int(n), lens.data(), at.data(), MPI_BYTE,
+                                   &type),
+          "MPI_Type_create_hindexed", to);
+    check(MPI_Type_commit(&type), "MPI_Type_commit", to);
+    check(MPI_Put(MPI_BOTTOM, 1, type, to, MPI_Aint(disp), int(total), MPI_BYTE,
+                  win),
+          "MPI_Put", to);
+    c.stats_.puts.fetch_add(1, std::memory_order_relaxed);
+    check(MPI_Win_flush(to, win), "MPI_Win_flush", to);
+    MPI_Type_free(&type);
+    c.stats_.put_bytes.fetch_add(total, std::memory_order_relaxed);
   }
 
   void put_now(int to, const void *src, std::size_t bytes, std::size_t disp) {
@@ -540,19 +573,19 @@ void comm::publish(std::size_t disp, std::uint64_t v) {
   impl_->submit(o);
 }
 
-void comm::put_then_send(int to, const void *src, std::size_t bytes,
+void comm::put_then_send(int to, const put_part *parts, std::size_t n,
                          std::size_t disp, const am_header &h,
                          const void *payload) {
   if (impl_->direct) {
-    impl_->put_now(to, src, bytes, disp);
+    impl_->put_parts_now(to, parts, n, disp);
     send(to, h, payload);
     return;
   }
   op o;
   o.k = op::put_send;
   o.to = to;
-  o.src = src;
-  o.bytes = bytes;
+  o.parts = parts;
+  o.nparts = n;
   o.disp = disp;
   o.msg = pack(h, payload);
   stats_.am_sent[h.handler].fetch_add(1, std::memory_order_relaxed);

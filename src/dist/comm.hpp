@@ -31,6 +31,12 @@ using am_handler = void (*)(int from, const am_header &h, const char *payload);
 inline constexpr std::uint32_t kMaxHandlers = 16;
 inline constexpr std::uint32_t kMaxPayload = 1 << 16;
 
+// A piece of a put's origin: bytes at src.
+struct put_part {
+  const void *src;
+  std::size_t bytes;
+};
+
 struct comm_stats {
   std::atomic<std::uint64_t> am_sent[kMaxHandlers] = {};
   std::atomic<std::uint64_t> am_received[kMaxHandlers] = {};
@@ -75,6 +81,14 @@ public:
   // target sees the data when the message arrives. Blocks until the put is
   // complete (src may be reused on return).
   void put_then_send(int to, const void *src, std::size_t bytes,
+                     std::size_t disp, const am_header &h,
+                     const void *payload) {
+    put_part p{src, bytes};
+    put_then_send(to, &p, 1, disp, h, payload);
+  }
+  // The same for parts gathered from several places, laid end to end from
+  // disp: one MPI_Put with an hindexed origin type (below 1 GiB in all).
+  void put_then_send(int to, const put_part *parts, std::size_t n,
                      std::size_t disp, const am_header &h, const void *payload);
   // Collective: starts a barrier; the progress thread keeps serving
   // messages until every rank has called finish, then calls on_barrier(arg)

@@ -10,7 +10,6 @@
 
 #include <chrono>
 #include <cstring>
-#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -43,11 +42,13 @@ constexpr std::size_t kDefaultBytes = std::size_t(256) << 20;
 
 std::size_t round64(std::size_t n) { return (n + 63) & ~std::size_t(63); }
 
-struct arrived {
-  int from;
-  std::uint64_t seq;
-  detail::remote_serve_fn fn;
-  void *root;
+// A call that arrived, queued for the workers (the team's inbox): the first
+// idle one starts it.
+struct arrived : inbox_job {
+  int from = 0;
+  std::uint64_t seq = 0;
+  detail::remote_serve_fn fn = nullptr;
+  void *root = nullptr;
   graph_buffer graph;
   std::vector<char> captures;
 };
@@ -70,9 +71,6 @@ struct state {
   std::mutex calls_lock;
   std::unordered_map<std::uint64_t, pending> calls;
   std::atomic<std::uint64_t> next_seq{1};
-  std::mutex inbox_lock;
-  std::deque<arrived> inbox;
-  std::atomic<bool> inbox_nonempty{false};
   dist_ops ops{};
 };
 state *g = nullptr;
@@ -180,20 +178,37 @@ void send_with_graph(const char *call, int to, am_header h, const void *root,
   std::uintptr_t final_addr = g->c->remote_window(to) + disp;
   char *buf = scratch(gs.bytes);
   void *mid;
+  // Large primitive arrays go from their sources straight into the target's
+  // window (one copy, as the paper's unit moves them), the rest from buf.
+  thread_local std::vector<detail::direct_store> direct;
+  thread_local std::vector<dist::put_part> parts;
+  const bool gather = gs.bytes < (std::size_t(1) << 30);
   try {
     mid = detail::copy_graph_to(
         call, root, gs, buf,
-        std::intptr_t(final_addr - reinterpret_cast<std::uintptr_t>(buf)), map);
+        std::intptr_t(final_addr - reinterpret_cast<std::uintptr_t>(buf)), map,
+        gather ? &direct : nullptr);
   } catch (...) {
     forfeit(to, pos, need);
     throw;
   }
+  parts.clear();
+  std::size_t from = 0;
+  if (gather)
+    for (const detail::direct_store &d : direct) {
+      if (d.offset > from)
+        parts.push_back({buf + from, d.offset - from});
+      parts.push_back({d.src, d.bytes});
+      from = d.offset + d.bytes;
+    }
+  if (gs.bytes > from)
+    parts.push_back({buf + from, gs.bytes - from});
   std::uint64_t objects = gs.objects;
   std::memcpy(body.data(), &objects, 8);
   h.a[1] = final_addr + std::uint64_t(static_cast<char *>(mid) - buf);
   h.a[2] = pos;
   h.a[3] = gs.bytes;
-  g->c->put_then_send(to, buf, gs.bytes, disp, h, body.data());
+  g->c->put_then_send(to, parts.data(), parts.size(), disp, h, body.data());
 }
 
 // A graph that arrived in this rank's incoming heap.
@@ -212,20 +227,34 @@ graph_buffer arrived_graph(const am_header &h, const char *body) {
   return b;
 }
 
-void on_call(int from, const am_header &h, const char *body) {
-  arrived a{from,
-            h.seq,
-            detail::find_remote(h.a[0]),
-            reinterpret_cast<void *>(h.a[1]),
-            arrived_graph(h, body),
-            {}};
-  a.captures.assign(body + 8, body + h.payload);
-  {
-    std::lock_guard<std::mutex> lk(g->inbox_lock);
-    g->inbox.push_back(std::move(a));
-    g->inbox_nonempty.store(true, std::memory_order_release);
+void op_reply_error(int to, std::uint64_t seq, const char *what);
+void op_release(graph_buffer *b);
+
+// On a worker: spawns the call's task (serve_remote), or answers an error.
+void start_arrived(inbox_job *j) {
+  std::unique_ptr<arrived> a(static_cast<arrived *>(j));
+  if (!a->fn) {
+    if (a->graph.base)
+      op_release(&a->graph);
+    op_reply_error(a->from, a->seq,
+                   "weft::at: the target rank has no handler for this "
+                   "closure (do all ranks run the same binary?)");
+    return;
   }
-  detail::wake_waiters();
+  a->fn(a->from, a->seq, a->root, a->graph, a->captures.data(),
+        a->captures.size());
+}
+
+void on_call(int from, const am_header &h, const char *body) {
+  auto a = std::make_unique<arrived>();
+  a->run = start_arrived;
+  a->from = from;
+  a->seq = h.seq;
+  a->fn = detail::find_remote(h.a[0]);
+  a->root = reinterpret_cast<void *>(h.a[1]);
+  a->graph = arrived_graph(h, body);
+  a->captures.assign(body + 8, body + h.payload);
+  detail::submit_to_workers(a.release());
 }
 
 void on_reply(int from, const am_header &h, const char *body) {
@@ -315,29 +344,6 @@ void op_release(graph_buffer *b) {
   release_locked(pos, pos + n);
 }
 
-bool op_drain() {
-  if (!g->inbox_nonempty.load(std::memory_order_acquire))
-    return false;
-  std::deque<arrived> batch;
-  {
-    std::lock_guard<std::mutex> lk(g->inbox_lock);
-    batch.swap(g->inbox);
-    g->inbox_nonempty.store(false, std::memory_order_relaxed);
-  }
-  for (arrived &a : batch) {
-    if (!a.fn) {
-      if (a.graph.base)
-        op_release(&a.graph);
-      op_reply_error(a.from, a.seq,
-                     "weft::at: the target rank has no handler for this "
-                     "closure (do all ranks run the same binary?)");
-      continue;
-    }
-    a.fn(a.from, a.seq, a.root, a.graph, a.captures.data(), a.captures.size());
-  }
-  return true;
-}
-
 } // namespace
 
 void places_mpi_init(std::size_t bytes) {
@@ -376,8 +382,8 @@ void places_mpi_init(std::size_t bytes) {
   s->tails.reset(new std::atomic<std::uint64_t>[c.world()]());
   detail::places_adopt_window(c.rank(), c.world(), c.window() + kArenaDisp,
                               bytes - kArenaDisp, s->managed);
-  s->ops = dist_ops{c.rank(),       c.world(),      op_call,    op_reply_value,
-                    op_reply_graph, op_reply_error, op_release, op_drain};
+  s->ops = dist_ops{c.rank(),       c.world(),      op_call,   op_reply_value,
+                    op_reply_graph, op_reply_error, op_release};
   detail::set_dist(&s->ops);
   s.release();
   std::uint64_t types = detail::type_table_digest();

@@ -3,10 +3,13 @@
 // into a caller's buffer. Not a public API.
 #pragma once
 
+#include "core/inbox.hpp"
+
 #include <weft/places.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace weft::detail {
 
@@ -18,11 +21,25 @@ WEFT_API void places_adopt_window(int rank, int world, char *memory,
                                   std::size_t bytes, std::size_t managed);
 // The measure pass (validating the graph; throws as at() documents).
 WEFT_API graph_size measure_for(const char *call, const void *root);
+// A primitive array store the copy left out of buf: its bytes belong at
+// buf + offset and are still at src (unchanged until the graph is sent).
+struct direct_store {
+  std::size_t offset;
+  const void *src;
+  std::size_t bytes;
+};
+// Stores this large or larger are left out when the caller asks (below).
+inline constexpr std::size_t kDirectStoreBytes = 16384;
 // Copies the measured graph into buf with every pointer written as its
 // address plus delta; returns the root's copy (in buf, without delta).
+// With `direct`, the data of primitive array stores of kDirectStoreBytes or
+// more is not copied: their ranges in buf are listed there in ascending
+// offsets (buf holds everything else, the stores' headers and padding
+// included), for a transfer that gathers them from their sources.
 WEFT_API void *copy_graph_to(const char *call, const void *root,
                              const graph_size &g, char *buf,
-                             std::intptr_t delta, copy_map map);
+                             std::intptr_t delta, copy_map map,
+                             std::vector<direct_store> *direct = nullptr);
 // Sets (clears) the block-start marks of a graph buffer laid out in this
 // rank's place (after a remote put; on release).
 WEFT_API void mark_graph(void *base, std::size_t bytes);
@@ -30,7 +47,10 @@ WEFT_API void unmark_graph(void *base, std::size_t bytes);
 // A digest of the registered types (names, sizes, masks, in id order):
 // equal on ranks whose graphs can travel between them.
 WEFT_API std::uint64_t type_table_digest();
-// Wakes the weft threads waiting in async_wait (calls arrived to drain).
-WEFT_API void wake_waiters();
+// From any thread (the progress thread): j runs once on a worker of the
+// runtime's native team, the first that is idle (a sleeping one is woken);
+// core/inbox.hpp says what a job may do. Ends the process, naming the job,
+// when no runtime runs.
+WEFT_API void submit_to_workers(inbox_job *j);
 
 } // namespace weft::detail

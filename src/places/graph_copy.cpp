@@ -259,7 +259,8 @@ namespace {
 template <class Map>
 void *copy_by_pointer_reversal(const char *call, const void *root,
                                const graph_size &g, char *buf,
-                               std::intptr_t delta, arena *mark) {
+                               std::intptr_t delta, arena *mark,
+                               std::vector<detail::direct_store> *direct) {
   Map map(g.objects);
   char *bump = buf, *const end = buf + g.bytes;
   auto overflow = [&] {
@@ -360,7 +361,12 @@ void *copy_by_pointer_reversal(const char *call, const void *root,
           dst[s.word + 1] = d[1];
           dst[s.word + 2] = d[2];
           if (s.elem == detail::kWordData) {
-            bulk_copy(store, reinterpret_cast<const void *>(d[0]), d[2]);
+            if (direct && d[2] >= detail::kDirectStoreBytes)
+              direct->push_back({std::size_t(store - buf),
+                                 reinterpret_cast<const void *>(d[0]),
+                                 std::size_t(d[2])});
+            else
+              bulk_copy(store, reinterpret_cast<const void *>(d[0]), d[2]);
             break;
           }
         }
@@ -433,13 +439,15 @@ void *copy_by_pointer_reversal(const char *call, const void *root,
 } // namespace
 
 void *copy_into(const char *call, const void *root, const graph_size &g,
-                char *buf, std::intptr_t delta, arena *mark, copy_map map) {
+                char *buf, std::intptr_t delta, arena *mark, copy_map map,
+                std::vector<detail::direct_store> *direct = nullptr) {
   if (map == copy_map::automatic)
     map = g.objects <= kLinearMapMaxObjects ? copy_map::linear : copy_map::hash;
   if (map == copy_map::linear)
-    return copy_by_pointer_reversal<linear_map>(call, root, g, buf, delta,
-                                                mark);
-  return copy_by_pointer_reversal<hash_map>(call, root, g, buf, delta, mark);
+    return copy_by_pointer_reversal<linear_map>(call, root, g, buf, delta, mark,
+                                                direct);
+  return copy_by_pointer_reversal<hash_map>(call, root, g, buf, delta, mark,
+                                            direct);
 }
 
 } // namespace weft::places
@@ -515,8 +523,11 @@ graph_size measure_for(const char *call, const void *root) {
 }
 
 void *copy_graph_to(const char *call, const void *root, const graph_size &g,
-                    char *buf, std::intptr_t delta, copy_map map) {
-  return places::copy_into(call, root, g, buf, delta, nullptr, map);
+                    char *buf, std::intptr_t delta, copy_map map,
+                    std::vector<direct_store> *direct) {
+  if (direct)
+    direct->clear();
+  return places::copy_into(call, root, g, buf, delta, nullptr, map, direct);
 }
 
 void mark_graph(void *base, std::size_t bytes) {

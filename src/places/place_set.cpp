@@ -3,6 +3,7 @@
 #include "dist_seam.hpp"
 
 #include "base/env.hpp"
+#include "base/error.hpp"
 #include "core/runtime.hpp"
 #include "type_registry.hpp"
 
@@ -35,8 +36,6 @@ place_set *make_places(int n, std::size_t bytes) {
 thread_local int tl_here = -1;
 int g_home = 0;
 
-std::mutex g_waiters_lock;
-std::vector<int> g_waiters; // weft workers in async_wait (dist mode)
 std::atomic<const detail::dist_ops *> g_dist{nullptr};
 } // namespace
 
@@ -160,13 +159,13 @@ void set_dist(const dist_ops *ops) {
   places::g_dist.store(ops, std::memory_order_release);
 }
 
-void wake_waiters() {
+void submit_to_workers(inbox_job *j) {
   runtime *rt = g_runtime.load(std::memory_order_acquire);
   if (!rt)
-    return;
-  std::lock_guard<std::mutex> lk(places::g_waiters_lock);
-  for (int id : places::g_waiters)
-    rt->wake(id);
+    fatal("weft places: a remote call arrived (job %p) but the weft runtime "
+          "is stopped (weft_shutdown before places_mpi_finalize?)",
+          static_cast<void *>(j));
+  rt->initial_team().external().submit(j);
 }
 
 int swap_here(int p) {
@@ -229,38 +228,23 @@ void async_wait(async_state *s) {
     return;
   }
   s->waiter.store(w->id(), std::memory_order_seq_cst);
-  const dist_ops *d = dist();
-  if (!d) {
-    w->wait_until([s] { return s->done.load(std::memory_order_seq_cst); });
-    return;
-  }
-  // Across ranks, waiting threads also start the calls that arrived. While
-  // calls or replies came within the last millisecond, poll with yields (a
-  // round trip takes microseconds; the worker's wait soon sleeps and each
-  // wake-up costs a scheduling); after that, sleep until a call arrives.
-  {
-    std::lock_guard<std::mutex> lk(places::g_waiters_lock);
-    places::g_waiters.push_back(w->id());
-  }
-  using clk = std::chrono::steady_clock;
-  auto active = clk::now();
-  while (!s->done.load(std::memory_order_acquire)) {
-    if (d->drain() || w->help_once()) {
-      active = clk::now();
-      continue;
+  auto done = [s] { return s->done.load(std::memory_order_seq_cst); };
+  if (dist()) {
+    // Across ranks, while calls or replies came within the last
+    // millisecond, poll with yields (a round trip takes microseconds, and a
+    // sleeping thread woken by the progress thread waits for a time slice
+    // when the cores are oversubscribed), running tasks and the calls that
+    // arrived (the team's inbox); then sleep until woken.
+    using clk = std::chrono::steady_clock;
+    auto active = clk::now();
+    while (!done() && clk::now() - active < std::chrono::milliseconds(1)) {
+      if (w->help_once() || w->run_external())
+        active = clk::now();
+      else
+        std::this_thread::yield();
     }
-    if (clk::now() - active < std::chrono::milliseconds(1)) {
-      std::this_thread::yield();
-      continue;
-    }
-    w->wait_until([s, d] {
-      return d->drain() || s->done.load(std::memory_order_seq_cst);
-    });
-    active = clk::now();
   }
-  std::lock_guard<std::mutex> lk(places::g_waiters_lock);
-  auto &v = places::g_waiters;
-  v.erase(std::find(v.begin(), v.end(), w->id()));
+  w->wait_until(done);
 }
 
 } // namespace detail
