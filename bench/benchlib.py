@@ -8,6 +8,7 @@ standard library only. See docs/benchmarks.md.
 """
 
 import glob
+import csv
 import json
 import os
 import re
@@ -450,6 +451,28 @@ def libomp_for(args, runtimes, problems):
             "--runtimes weft,libgomp"
             % (args.libomp or "looked in /usr/lib/llvm-*/lib"))
     return libomp
+
+
+def missing_programs(build, names):
+    """The problems of bin/<name> not built (one line each), for
+    report_problems."""
+    problems = []
+    for name in sorted(set(names)):
+        path = os.path.join(build, "bin", name)
+        if not os.access(path, os.X_OK):
+            problems.append("%s not found (build first: cmake --build %s)"
+                            % (path, build))
+    return problems
+
+
+def sim_speedups(csv_path):
+    """{model: {cores: speedup}} from a `weft sim` CSV."""
+    table = {}
+    with open(csv_path, newline="") as f:
+        for row in csv.DictReader(f):
+            table.setdefault(row["model"], {})[int(row["cores"])] = \
+                float(row["speedup"])
+    return table
 
 
 def report_problems(driver, problems):

@@ -194,11 +194,8 @@ def main():
         missing = benchlib.probe_weft(weft)
         if missing:
             problems.append("weft: " + missing)
-    for binary in sorted({r[2] for r in rows}):
-        path = os.path.join(bindir, "app_" + binary)
-        if not os.access(path, os.X_OK):
-            problems.append("%s not found (build first: cmake --build %s)"
-                            % (path, args.build))
+    problems += benchlib.missing_programs(args.build,
+                                          ["app_" + r[2] for r in rows])
     libomp = benchlib.libomp_for(args, runtimes, problems)
     if benchlib.report_problems("run_apps.py", problems):
         return 1

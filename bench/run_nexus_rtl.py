@@ -78,11 +78,8 @@ def main():
     missing = benchlib.probe_weft(weft)
     if missing:
         problems.append("weft: " + missing)
-    for row in ROWS:
-        path = os.path.join(bindir, "app_" + row[1])
-        if not os.access(path, os.X_OK):
-            problems.append("%s not found (build first: cmake --build %s)"
-                            % (path, args.build))
+    problems += benchlib.missing_programs(args.build,
+                                          ["app_" + row[1] for row in ROWS])
     if benchlib.report_problems("run_nexus_rtl.py", problems):
         return 1
 

@@ -19,7 +19,6 @@ usage. Python 3 standard library only; see docs/benchmarks.md.
 """
 
 import argparse
-import csv
 import os
 import sys
 
@@ -36,16 +35,6 @@ def any_output(lines):
 def csv_path_of(lines):
     path = next(l.strip() for l in lines if l.strip().endswith(".csv"))
     return path, path
-
-
-def speedups(path):
-    """{model: {cores: speedup}} from a weft sim CSV."""
-    table = {}
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            table.setdefault(row["model"], {})[int(row["cores"])] = \
-                float(row["speedup"])
-    return table
 
 
 def cap(curve):
@@ -96,11 +85,8 @@ def main():
     missing = benchlib.probe_weft(weft)
     if missing:
         problems.append("weft: " + missing)
-    for binary in sorted({r[2] for r in rows}):
-        path = os.path.join(bindir, "app_" + binary)
-        if not os.access(path, os.X_OK):
-            problems.append("%s not found (build first: cmake --build %s)"
-                            % (path, args.build))
+    problems += benchlib.missing_programs(args.build,
+                                          ["app_" + r[2] for r in rows])
     if benchlib.report_problems("run_scaling.py", problems):
         return 1
 
@@ -134,7 +120,7 @@ def main():
         if got is None:
             continue
         print(" done", file=sys.stderr)
-        results.append((name, speedups(got[0])))
+        results.append((name, benchlib.sim_speedups(got[0])))
 
     print("\nSpeedup over ideal on one core, modelled cores (weft sim; "
           "traces at %d threads%s)" % (args.threads,

@@ -20,11 +20,12 @@ docs/simulator.md.
 """
 
 import argparse
-import csv
 import os
 import subprocess
 import sys
 import time
+
+import benchlib
 
 MODELS = "ideal,nexus,nexus+rt,picos"
 CORES = "1,2,4,8,16,32,64"
@@ -58,16 +59,6 @@ def run(cmd, env=None, timeout=300):
                p.stderr), file=sys.stderr)
         return None
     return p.stdout.splitlines()
-
-
-def speedup_table(csv_path):
-    """{model: {cores: speedup}} from a weft sim CSV."""
-    table = {}
-    with open(csv_path, newline="") as f:
-        for row in csv.DictReader(f):
-            table.setdefault(row["model"], {})[int(row["cores"])] = \
-                float(row["speedup"])
-    return table
 
 
 def main():
@@ -107,7 +98,7 @@ def main():
             ok = False
             continue
         outputs += paths
-        table = speedup_table(csv_path)
+        table = benchlib.sim_speedups(csv_path)
         cores = sorted({c for m in table.values() for c in m})
         print("\n%s (%s %s)" % (name, binary, " ".join(quick if args.quick
                                                         else full)))

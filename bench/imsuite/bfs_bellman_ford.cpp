@@ -10,6 +10,8 @@
 // neighbour). In one process (WEFT_PLACES=P) or on MPI ranks (--mpi).
 //
 //   bfs_bellman_ford [--nodes 256] [--seed 1] [--mpi]
+#include "kernel_main.hpp"
+
 #include <weft/dist.hpp>
 #include <weft/places.hpp>
 
@@ -227,37 +229,13 @@ bool verify(const adjacency &adj, const result &r) {
 } // namespace bfs
 
 int main(int argc, char **argv) {
-  CLI::App app{"IMSuite bfsBellmanFord on weft places"};
-  std::int64_t n = 256;
-  std::uint64_t seed = 1;
-  bool mpi = false;
-  app.add_option("--nodes", n, "graph size")->check(CLI::Range(2, 1 << 20));
-  app.add_option("--seed", seed, "the random edges");
-  app.add_flag("--mpi", mpi, "a place per MPI rank (under mpirun)");
-  CLI11_PARSE(app, argc, argv);
-  if (mpi)
-    weft::places_mpi_init();
-  int rc = 0;
-  if (weft::num_places() > bfs::kMaxPlaces) {
-    std::fprintf(stderr, "bfs_bellman_ford: at most %d places\n",
-                 bfs::kMaxPlaces);
-    rc = 2;
-  } else if (weft::here().id == 0) {
-    auto t0 = std::chrono::steady_clock::now();
-    bfs::result r = bfs::run(n, seed);
-    double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-            .count();
-    bool ok = bfs::verify(bfs::make_graph(n, seed), r);
-    std::printf("{\"kernel\": \"bfsBellmanFord\", \"nodes\": %lld, "
-                "\"places\": %d, \"mpi\": %s, \"rounds\": %lld, "
-                "\"seconds\": %.6f, \"verified\": %s}\n",
-                static_cast<long long>(n), weft::num_places(),
-                mpi ? "true" : "false", static_cast<long long>(r.rounds), s,
-                ok ? "true" : "false");
-    rc = ok ? 0 : 1;
-  }
-  if (mpi)
-    weft::places_mpi_finalize();
-  return rc;
+  using imsuite::kernel_main;
+  return kernel_main(
+      argc, argv,
+      {"IMSuite bfsBellmanFord on weft places", "bfsBellmanFord", "graph size",
+       "the random edges", 256, 1 << 20, bfs::kMaxPlaces},
+      bfs::run, [](std::int64_t n, std::uint64_t seed, const bfs::result &r) {
+        return imsuite::outcome{bfs::verify(bfs::make_graph(n, seed), r),
+                                imsuite::field("rounds", r.rounds)};
+      });
 }

@@ -12,6 +12,8 @@
 // (WEFT_PLACES=P) or on MPI ranks (--mpi).
 //
 //   dijkstra_routing [--nodes 128] [--seed 1] [--mpi]
+#include "kernel_main.hpp"
+
 #include <weft/dist.hpp>
 #include <weft/places.hpp>
 
@@ -265,37 +267,13 @@ bool verify(const graph &adj, const result &r) {
 } // namespace dr
 
 int main(int argc, char **argv) {
-  CLI::App app{"IMSuite dijkstraRouting on weft places"};
-  std::int64_t n = 128;
-  std::uint64_t seed = 1;
-  bool mpi = false;
-  app.add_option("--nodes", n, "graph size")->check(CLI::Range(2, 4096));
-  app.add_option("--seed", seed, "the random edges and weights");
-  app.add_flag("--mpi", mpi, "a place per MPI rank (under mpirun)");
-  CLI11_PARSE(app, argc, argv);
-  if (mpi)
-    weft::places_mpi_init();
-  int rc = 0;
-  if (weft::num_places() > dr::kMaxPlaces) {
-    std::fprintf(stderr, "dijkstra_routing: at most %d places\n",
-                 dr::kMaxPlaces);
-    rc = 2;
-  } else if (weft::here().id == 0) {
-    auto t0 = std::chrono::steady_clock::now();
-    dr::result r = dr::run(n, seed);
-    double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-            .count();
-    bool ok = dr::verify(dr::make_graph(n, seed), r);
-    std::printf("{\"kernel\": \"dijkstraRouting\", \"nodes\": %lld, "
-                "\"places\": %d, \"mpi\": %s, \"rounds\": %lld, "
-                "\"seconds\": %.6f, \"verified\": %s}\n",
-                static_cast<long long>(n), weft::num_places(),
-                mpi ? "true" : "false", static_cast<long long>(r.rounds), s,
-                ok ? "true" : "false");
-    rc = ok ? 0 : 1;
-  }
-  if (mpi)
-    weft::places_mpi_finalize();
-  return rc;
+  using imsuite::kernel_main;
+  return kernel_main(
+      argc, argv,
+      {"IMSuite dijkstraRouting on weft places", "dijkstraRouting",
+       "graph size", "the random edges and weights", 128, 4096, dr::kMaxPlaces},
+      dr::run, [](std::int64_t n, std::uint64_t seed, const dr::result &r) {
+        return imsuite::outcome{dr::verify(dr::make_graph(n, seed), r),
+                                imsuite::field("rounds", r.rounds)};
+      });
 }

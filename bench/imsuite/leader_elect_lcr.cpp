@@ -9,6 +9,8 @@
 // or on MPI ranks (--mpi, a place per rank).
 //
 //   leader_elect_lcr [--nodes 64] [--seed 1] [--mpi]
+#include "kernel_main.hpp"
+
 #include <weft/dist.hpp>
 #include <weft/places.hpp>
 
@@ -153,49 +155,27 @@ round_result elect(std::int64_t n, std::uint64_t seed) {
 } // namespace lcr
 
 int main(int argc, char **argv) {
-  CLI::App app{"IMSuite leader_elect_lcr on weft places"};
-  std::int64_t n = 64;
-  std::uint64_t seed = 1;
-  bool mpi = false;
-  app.add_option("--nodes", n, "ring size")->check(CLI::Range(2, 1 << 20));
-  app.add_option("--seed", seed, "the ids' permutation");
-  app.add_flag("--mpi", mpi, "a place per MPI rank (under mpirun)");
-  CLI11_PARSE(app, argc, argv);
-  if (mpi)
-    weft::places_mpi_init();
-  int rc = 0;
-  if (weft::num_places() > lcr::kMaxPlaces) {
-    std::fprintf(stderr, "leader_elect_lcr: at most %d places\n",
-                 lcr::kMaxPlaces);
-    rc = 2;
-  } else if (weft::here().id == 0) {
-    auto t0 = std::chrono::steady_clock::now();
-    lcr::round_result got = lcr::elect(n, seed);
-    double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-            .count();
-    std::vector<std::int64_t> ids = lcr::ring_ids(n, seed);
-    lcr::round_result want = lcr::serial(ids);
-    bool ok = got.leader == want.leader && got.sent == want.sent &&
-              ids[std::size_t(got.leader)] == n;
-    std::printf("{\"kernel\": \"leader_elect_lcr\", \"nodes\": %lld, "
-                "\"places\": %d, \"mpi\": %s, \"leader\": %lld, "
-                "\"messages\": %lld, \"seconds\": %.6f, \"verified\": %s}\n",
-                static_cast<long long>(n), weft::num_places(),
-                mpi ? "true" : "false", static_cast<long long>(got.leader),
-                static_cast<long long>(got.sent), s, ok ? "true" : "false");
-    if (!ok) {
-      std::fprintf(stderr,
-                   "leader_elect_lcr: leader %lld with %lld messages; the "
-                   "serial run found %lld with %lld\n",
-                   static_cast<long long>(got.leader),
-                   static_cast<long long>(got.sent),
-                   static_cast<long long>(want.leader),
-                   static_cast<long long>(want.sent));
-      rc = 1;
-    }
-  }
-  if (mpi)
-    weft::places_mpi_finalize();
-  return rc;
+  using imsuite::kernel_main;
+  return kernel_main(
+      argc, argv,
+      {"IMSuite leader_elect_lcr on weft places", "leader_elect_lcr",
+       "ring size", "the ids' permutation", 64, 1 << 20, lcr::kMaxPlaces},
+      lcr::elect,
+      [](std::int64_t n, std::uint64_t seed, const lcr::round_result &got) {
+        std::vector<std::int64_t> ids = lcr::ring_ids(n, seed);
+        lcr::round_result want = lcr::serial(ids);
+        bool ok = got.leader == want.leader && got.sent == want.sent &&
+                  ids[std::size_t(got.leader)] == n;
+        if (!ok)
+          std::fprintf(stderr,
+                       "leader_elect_lcr: leader %lld with %lld messages; "
+                       "the serial run found %lld with %lld\n",
+                       static_cast<long long>(got.leader),
+                       static_cast<long long>(got.sent),
+                       static_cast<long long>(want.leader),
+                       static_cast<long long>(want.sent));
+        return imsuite::outcome{ok, imsuite::field("leader", got.leader) +
+                                        ", " +
+                                        imsuite::field("messages", got.sent)};
+      });
 }

@@ -12,6 +12,8 @@
 // and maximal). In one process (WEFT_PLACES=P) or on MPI ranks (--mpi).
 //
 //   mis [--nodes 256] [--seed 1] [--mpi]
+#include "kernel_main.hpp"
+
 #include <weft/dist.hpp>
 #include <weft/places.hpp>
 
@@ -302,38 +304,16 @@ bool verify(const adjacency &adj, std::uint64_t seed, const result &r) {
 } // namespace mis
 
 int main(int argc, char **argv) {
-  CLI::App app{"IMSuite mis on weft places"};
-  std::int64_t n = 256;
-  std::uint64_t seed = 1;
-  bool mpi = false;
-  app.add_option("--nodes", n, "graph size")->check(CLI::Range(2, 1 << 20));
-  app.add_option("--seed", seed, "the random edges and draws");
-  app.add_flag("--mpi", mpi, "a place per MPI rank (under mpirun)");
-  CLI11_PARSE(app, argc, argv);
-  if (mpi)
-    weft::places_mpi_init();
-  int rc = 0;
-  if (weft::num_places() > mis::kMaxPlaces) {
-    std::fprintf(stderr, "mis: at most %d places\n", mis::kMaxPlaces);
-    rc = 2;
-  } else if (weft::here().id == 0) {
-    auto t0 = std::chrono::steady_clock::now();
-    mis::result r = mis::run(n, seed);
-    double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-            .count();
-    bool ok = mis::verify(mis::make_graph(n, seed), seed, r);
-    std::printf(
-        "{\"kernel\": \"mis\", \"nodes\": %lld, \"places\": %d, "
-        "\"mpi\": %s, \"rounds\": %lld, \"in_set\": %lld, "
-        "\"seconds\": %.6f, \"verified\": %s}\n",
-        static_cast<long long>(n), weft::num_places(), mpi ? "true" : "false",
-        static_cast<long long>(r.rounds),
-        static_cast<long long>(std::count(r.in_set.begin(), r.in_set.end(), 1)),
-        s, ok ? "true" : "false");
-    rc = ok ? 0 : 1;
-  }
-  if (mpi)
-    weft::places_mpi_finalize();
-  return rc;
+  using imsuite::kernel_main;
+  return kernel_main(
+      argc, argv,
+      {"IMSuite mis on weft places", "mis", "graph size",
+       "the random edges and draws", 256, 1 << 20, mis::kMaxPlaces},
+      mis::run, [](std::int64_t n, std::uint64_t seed, const mis::result &r) {
+        return imsuite::outcome{
+            mis::verify(mis::make_graph(n, seed), seed, r),
+            imsuite::field("rounds", r.rounds) + ", " +
+                imsuite::field(
+                    "in_set", std::count(r.in_set.begin(), r.in_set.end(), 1))};
+      });
 }

@@ -14,6 +14,8 @@
 // one process (WEFT_PLACES=P) or on MPI ranks (--mpi).
 //
 //   vertex_coloring [--nodes 256] [--seed 1] [--mpi]
+#include "kernel_main.hpp"
+
 #include <weft/dist.hpp>
 #include <weft/places.hpp>
 
@@ -261,37 +263,13 @@ bool verify(const tree &t, const result &r) {
 } // namespace vc
 
 int main(int argc, char **argv) {
-  CLI::App app{"IMSuite vertexColoring on weft places"};
-  std::int64_t n = 256;
-  std::uint64_t seed = 1;
-  bool mpi = false;
-  app.add_option("--nodes", n, "tree size")->check(CLI::Range(2, 1 << 20));
-  app.add_option("--seed", seed, "the random tree");
-  app.add_flag("--mpi", mpi, "a place per MPI rank (under mpirun)");
-  CLI11_PARSE(app, argc, argv);
-  if (mpi)
-    weft::places_mpi_init();
-  int rc = 0;
-  if (weft::num_places() > vc::kMaxPlaces) {
-    std::fprintf(stderr, "vertex_coloring: at most %d places\n",
-                 vc::kMaxPlaces);
-    rc = 2;
-  } else if (weft::here().id == 0) {
-    auto t0 = std::chrono::steady_clock::now();
-    vc::result r = vc::run(n, seed);
-    double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-            .count();
-    bool ok = vc::verify(vc::make_tree(n, seed), r);
-    std::printf("{\"kernel\": \"vertexColoring\", \"nodes\": %lld, "
-                "\"places\": %d, \"mpi\": %s, \"steps\": %lld, "
-                "\"seconds\": %.6f, \"verified\": %s}\n",
-                static_cast<long long>(n), weft::num_places(),
-                mpi ? "true" : "false", static_cast<long long>(r.steps), s,
-                ok ? "true" : "false");
-    rc = ok ? 0 : 1;
-  }
-  if (mpi)
-    weft::places_mpi_finalize();
-  return rc;
+  using imsuite::kernel_main;
+  return kernel_main(
+      argc, argv,
+      {"IMSuite vertexColoring on weft places", "vertexColoring", "tree size",
+       "the random tree", 256, 1 << 20, vc::kMaxPlaces},
+      vc::run, [](std::int64_t n, std::uint64_t seed, const vc::result &r) {
+        return imsuite::outcome{vc::verify(vc::make_tree(n, seed), r),
+                                imsuite::field("steps", r.steps)};
+      });
 }
