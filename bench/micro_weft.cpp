@@ -36,7 +36,7 @@
 #include <weft/weft.h>
 
 #include "micro_common.h"
-#include "micro_workloads.hpp"
+#include "workloads/micro_workloads.hpp"
 
 namespace {
 

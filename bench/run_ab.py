@@ -7,12 +7,23 @@ slower (docs/benchmarks.md).
 
     python3 bench/run_ab.py OLD/bin/micro_weft NEW/bin/micro_weft [--rounds 7]
 
+With --count, the one-thread cells instead run once each under valgrind's
+cachegrind (branch and cache simulation) and the table gives, per task, the
+instructions, mispredicted branches and first-level data misses of each
+build and their new/old ratios: counts that the machine's load does not
+move, for a noisy machine where the timed ratios' range is wider than the
+change. They say nothing of contention between threads.
+
 Python 3 standard library only.
 """
 
 import argparse
+import os
+import re
+import shutil
 import statistics
 import sys
+import tempfile
 
 import benchlib
 
@@ -25,8 +36,13 @@ def main():
     ap.add_argument("--tasks", type=int, default=100000)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--count", action="store_true",
+                    help="one-thread cells once under cachegrind: "
+                    "instructions, mispredicts and D1 misses per task")
     benchlib.add_timeout_argument(ap, 600)
     args = ap.parse_args()
+    if args.count:
+        return count(args)
     threads_list = benchlib.int_list(ap, "--threads", args.threads)
     cells = [(p, d, t) for (p, d) in benchlib.PATTERNS for t in threads_list]
     runner = benchlib.Runner(args.timeout)
@@ -58,6 +74,72 @@ def main():
                      "%.3f" % statistics.median(ratios) if ratios else "-",
                      "%.2f-%.2f" % (min(ratios), max(ratios))
                      if ratios else "-"])
+    benchlib.print_table(head, rows, left=(0,))
+    return benchlib.exit_status(runner.failures)
+
+
+# cachegrind's summary lines: "I refs:", "D1  misses:" and "Mispredicts:".
+COUNTS = [("instr", r"I\s+refs:\s+([\d,]+)"),
+          ("mispred", r"Mispredicts:\s+([\d,]+)"),
+          ("D1 miss", r"D1\s+misses:\s+([\d,]+)")]
+
+
+def parse_counts(lines):
+    text = "\n".join(lines)
+    got = {}
+    for name, pattern in COUNTS:
+        m = re.search(pattern, text)
+        if not m:
+            raise ValueError(name)
+        got[name] = int(m.group(1).replace(",", ""))
+    return got, ""
+
+
+def count(args):
+    """The --count table: one run per build and one-thread cell."""
+    valgrind = shutil.which("valgrind")
+    if not valgrind:
+        print("run_ab.py: --count needs valgrind (scripts/deps installs it)",
+              file=sys.stderr)
+        return 1
+    cells = [(p, d) for (p, d) in benchlib.PATTERNS]
+    runner = benchlib.Runner(args.timeout)
+    runner.total = 2 * len(cells)
+    got = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for c in cells:
+            for name, exe in [("old", args.old), ("new", args.new)]:
+                cmd = [valgrind, "--tool=cachegrind", "--cache-sim=yes",
+                       "--branch-sim=yes", "--cachegrind-out-file=" +
+                       os.path.join(tmp, "cg.out"), exe, "--pattern", c[0],
+                       "--deps", str(c[1]), "--tasks", str(args.tasks),
+                       "--reps", "1", "--threads", "1"]
+                # cachegrind reports on stderr: read it as the output.
+                shell = ["sh", "-c", '"$@" 2>&1 >/dev/null', "sh"] + cmd
+                r = runner.run_parsed("%s %s deps %d" % (name, *c), shell,
+                                      None, " ".join(cmd), parse_counts,
+                                      "cachegrind summary")
+                if r is not None:
+                    got[(c, name)] = r[0]
+                    print(" %.0f instr/task" % (r[0]["instr"] / args.tasks),
+                          file=sys.stderr)
+    head = ["pattern", "deps"]
+    for name, _ in COUNTS:
+        head += ["old " + name, "new " + name, "new/old"]
+    rows = []
+    for c in cells:
+        old, new = got.get((c, "old")), got.get((c, "new"))
+        row = [c[0], str(c[1])]
+        for name, _ in COUNTS:
+            if old and new:
+                row += ["%.1f" % (old[name] / args.tasks),
+                        "%.1f" % (new[name] / args.tasks),
+                        "%.3f" % (new[name] / old[name])
+                        if old[name] else "-"]
+            else:
+                row += ["-", "-", "-"]
+        rows.append(row)
+    print("per task, one thread, %d tasks (start-up included)" % args.tasks)
     benchlib.print_table(head, rows, left=(0,))
     return benchlib.exit_status(runner.failures)
 

@@ -44,34 +44,7 @@ import benchlib
 RUNTIMES = ["weft", "libgomp", "libomp"]
 SETS = ["apps", "fine"]
 
-# row, set, binary (app_<name>), default arguments, --quick arguments,
-# target speedup of weft over libgomp
-ROWS = [
-    ("c-ray", "apps", "c-ray", [], ["--width", "640", "--height", "480"], 1.0),
-    ("rot-cc", "apps", "rot-cc", [], ["--frames", "2"], 1.0),
-    ("sparselu", "apps", "sparselu", [], ["--nb", "30"], 1.0),
-    ("h264dec-on", "apps", "h264dec", ["--wait", "on"],
-     ["--wait", "on", "--frames", "1"], 1.0),
-    ("h264dec-all", "apps", "h264dec", ["--wait", "all"],
-     ["--wait", "all", "--frames", "1"], 1.0),
-    ("streamcluster", "apps", "streamcluster", [], ["--iters", "20"], 1.0),
-    ("blackscholes", "apps", "blackscholes", [], ["--runs", "2"], 1.0),
-    ("jacobi", "apps", "jacobi", [], ["--iters", "50"], 1.0),
-    ("stream-deps", "apps", "stream-deps", [], ["--iters", "10"], 1.0),
-    ("stream-barr", "apps", "stream-barr", [], ["--iters", "10"], 1.0),
-    ("kmeans", "apps", "kmeans", [], ["--iters", "8"], 1.0),
-    ("bitonic", "apps", "bitonic", [], ["--n", "262144"], 1.0),
-    ("matmul", "apps", "matmul", [], ["--n", "512"], 1.0),
-    ("h264dec-fine-on", "fine", "h264dec",
-     ["--wait", "on", "--work", "300", "--frames", "16"],
-     ["--wait", "on", "--work", "300", "--frames", "4"], 1.5),
-    ("h264dec-fine-all", "fine", "h264dec",
-     ["--wait", "all", "--work", "300", "--frames", "16"],
-     ["--wait", "all", "--work", "300", "--frames", "4"], 1.5),
-    ("sparselu-fine", "fine", "sparselu", ["--nb", "80", "--bs", "8"],
-     ["--nb", "50", "--bs", "8"], 1.5),
-    ("emptytask", "fine", "emptytask", [], ["--n", "200000"], 1.5),
-]
+ROWS = benchlib.APP_ROWS
 
 # Crashes of another runtime that are its known bugs, not the app's: such a
 # run is left out of the row's median (the cell is marked) and listed, but

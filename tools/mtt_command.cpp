@@ -2,7 +2,7 @@
 // (Task-Free and Task-Chain, 0..15 dependences) under one engine, the
 // lifetime overhead Lo per task, and the speedup bound MS(t) = t / Lo.
 #include "commands.hpp"
-#include "micro_workloads.hpp"
+#include "workloads/micro_workloads.hpp"
 
 #include <weft/weft.h>
 

@@ -1,5 +1,6 @@
 #include "engines/sw/dependence_map.hpp"
 
+#include "base/check.hpp"
 #include "base/error.hpp"
 #include "core/worker.hpp"
 
@@ -36,14 +37,19 @@ void release_task_ref(task *t, worker &w) { w.release_ref(t); }
 
 dep_domain::dep_domain() : log_(kLogSlack * 4) { allocate(kMinCapacity); }
 
-dep_domain::~dep_domain() { std::free(slots_); }
+dep_domain::~dep_domain() {
+  std::free(keys_);
+  std::free(slots_);
+}
 
 void dep_domain::allocate(uint32_t capacity) {
-  std::size_t bytes = sizeof(dep_entry) * capacity;
-  slots_ = static_cast<dep_entry *>(std::aligned_alloc(64, bytes));
-  if (!slots_)
+  std::size_t key_bytes = sizeof(uintptr_t) * capacity;
+  keys_ = static_cast<uintptr_t *>(std::aligned_alloc(64, key_bytes));
+  slots_ = static_cast<dep_entry *>(
+      std::aligned_alloc(64, sizeof(dep_entry) * capacity));
+  if (!keys_ || !slots_)
     fatal("out of memory for a dependence map of %u entries", capacity);
-  std::memset(static_cast<void *>(slots_), 0, bytes);
+  std::memset(keys_, 0, key_bytes);
   mask_ = capacity - 1;
   shift_ = 64 - __builtin_ctz(capacity);
   used_ = 0;
@@ -69,7 +75,6 @@ void dep_domain::drop(dep_entry &e, worker &w) {
   drop_prev(e, w);
   if (e.mx)
     release_mutex_group(e.mx);
-  e.addr = 0;
 }
 
 void dep_domain::collect_oldest(worker &w) {
@@ -78,11 +83,15 @@ void dep_domain::collect_oldest(worker &w) {
     __builtin_prefetch(log_[(log_head_ + kPrefetchAhead) & mask].t);
   log_record r = log_[log_head_++ & mask];
   for (uint32_t i = slot_of(r.addr);; i = (i + 1) & mask_) {
-    dep_entry &e = slots_[i];
-    if (e.addr == 0)
+    uintptr_t k = keys_[i];
+    if (k == 0)
       return; // deleted by a clear() since: nothing to do
-    if (e.addr != r.addr)
+    if (k != r.addr)
       continue;
+    dep_entry &e = slots_[i];
+    WEFT_CHECK(e.addr == k, "dependence map: slot %u holds %#lx, key %#lx", i,
+               static_cast<unsigned long>(e.addr),
+               static_cast<unsigned long>(k));
     if (entry_dead(e)) {
       drop(e, w);
       erase_slot(i);
@@ -99,33 +108,37 @@ void dep_domain::erase_slot(uint32_t i) {
   uint32_t j = i;
   for (;;) {
     j = (j + 1) & mask_;
-    if (slots_[j].addr == 0)
+    if (keys_[j] == 0)
       break;
-    uint32_t k = slot_of(slots_[j].addr);
+    uint32_t k = slot_of(keys_[j]);
     bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
     if (stays)
       continue;
+    keys_[i] = keys_[j];
     slots_[i] = slots_[j];
     i = j;
   }
-  slots_[i].addr = 0;
+  keys_[i] = 0;
   --used_;
 }
 
 void dep_domain::grow() {
+  uintptr_t *old_keys = keys_;
   dep_entry *old = slots_;
   uint32_t old_cap = mask_ + 1;
   uint32_t live = used_;
   allocate(old_cap * 2);
   for (uint32_t i = 0; i < old_cap; ++i) {
-    if (!old[i].addr)
+    if (!old_keys[i])
       continue;
-    uint32_t j = slot_of(old[i].addr);
-    while (slots_[j].addr)
+    uint32_t j = slot_of(old_keys[i]);
+    while (keys_[j])
       j = (j + 1) & mask_;
+    keys_[j] = old_keys[i];
     slots_[j] = old[i];
   }
   used_ = live;
+  std::free(old_keys);
   std::free(old);
 }
 
@@ -145,10 +158,13 @@ void dep_domain::clear(worker &w) {
     return;
   uint32_t cap = mask_ + 1;
   for (uint32_t i = 0; i < cap; ++i)
-    if (slots_[i].addr)
+    if (keys_[i]) {
       drop(slots_[i], w);
+      keys_[i] = 0;
+    }
   used_ = 0;
   if (cap > kShrinkAbove) {
+    std::free(keys_);
     std::free(slots_);
     allocate(kMinCapacity);
   }

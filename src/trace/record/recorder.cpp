@@ -2,7 +2,9 @@
 
 #include "base/env.hpp"
 #include "base/error.hpp"
-#include "core/runtime.hpp"
+#include "base/futex.hpp"
+#include "core/task.hpp"
+#include "core/trace_view.hpp"
 #include "trace/record/trace_writer.hpp"
 
 #include <cerrno>
@@ -60,15 +62,10 @@ std::once_flag g_atexit_once;
 void stop_at_exit() {
   if (!on())
     return;
-  if (runtime *rt = g_runtime.load(std::memory_order_acquire)) {
-    rt->wait_teams_left();
-    uint64_t at = ticks();
-    for (int i = 0; i < rt->nthreads(); ++i) {
-      worker &w = rt->worker_at(i);
-      if (w.trace_log() && w.current_team() && w.current() == w.root())
-        w.trace_log()->put(kind::task_end, 0, 0, at, w.root()->trace_id, 0);
-    }
-  }
+  std::vector<trace_view::open_root> open = trace_view::open_roots_at_exit();
+  uint64_t at = ticks();
+  for (const trace_view::open_root &r : open)
+    r.log->put(kind::task_end, 0, 0, at, r.trace_id, 0);
   stop(false);
 }
 
@@ -269,21 +266,12 @@ void maybe_sample(thread_log &l, worker &w, uint64_t at) {
   if (at < l.next_sample)
     return;
   l.next_sample = at + g_rec->sample_period;
-  team *tm = w.current_team();
-  uint64_t ready = 0;
-  for (int i = 0; i < tm->size(); ++i)
-    ready += static_cast<uint64_t>(tm->slot(i).deque.size_hint());
-  runtime &rt = w.rt();
-  uint64_t spawned = 0, finished = 0;
-  for (int i = 0; i < rt.nthreads(); ++i) {
-    worker_counters &c = rt.worker_at(i).counters();
-    finished += c.finished.load(std::memory_order_relaxed);
-    spawned += c.spawned.load(std::memory_order_relaxed);
-  }
+  uint64_t ready = trace_view::ready_hint(w);
+  uint64_t in_flight = trace_view::in_flight(w);
   l.put(kind::counter, static_cast<uint8_t>(counter_id::ready), 0, at, 0,
         ready);
   l.put(kind::counter, static_cast<uint8_t>(counter_id::in_flight), 0, at, 0,
-        spawned > finished ? spawned - finished : 0);
+        in_flight);
 }
 
 } // namespace weft::trace
