@@ -39,9 +39,12 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
   // Atomic: a thief may read it before taking t (worker::steal).
   std::atomic_ref<task *>(t->parent).store(parent, std::memory_order_relaxed);
   t->home = w.slot();
-  t->group = parent->cur_group ? parent->cur_group : parent->group;
-  if (t->group)
-    t->group->count.fetch_add(1, std::memory_order_relaxed);
+  taskgroup_state *g = parent->cur_group ? parent->cur_group : parent->group;
+  // Atomic as parent is (worker::may_steal).
+  std::atomic_ref<taskgroup_state *>(t->group).store(g,
+                                                     std::memory_order_relaxed);
+  if (g)
+    g->count.fetch_add(1, std::memory_order_relaxed);
   ++parent->created;
   worker_counters::bump(w.counters().spawned);
   team_slot &slot = *w.slot();

@@ -4,6 +4,7 @@
 #include "base/error.hpp"
 #include "task.hpp"
 
+#include <atomic>
 #include <cstdlib>
 
 namespace weft {
@@ -26,7 +27,8 @@ void task_pool::refill() {
                  static_cast<unsigned long long>(kBatchSlots));
       batch *next = b->next;
       for (uint64_t i = 0; i < b->n; ++i)
-        push(b->block[i]);
+        push(std::atomic_ref<void *>(b->block[i])
+                 .load(std::memory_order_relaxed));
       push(b);
       b = next;
     }
@@ -62,7 +64,11 @@ void task_pool::release_remote(void *blk, uint16_t owner,
     q->n = 0;
     return;
   }
-  q->block[q->n++] = blk;
+  // Atomic: the batch is a freed descriptor, and a thief may still read
+  // the task's parent and group there (worker::may_steal), which block[0]
+  // and block[1] overlay.
+  std::atomic_ref<void *>(q->block[q->n++])
+      .store(blk, std::memory_order_relaxed);
   if (q->n == kBatchSlots) {
     pools[owner]->push_remote(q);
     q = nullptr;

@@ -132,7 +132,8 @@ void worker::init_task(task *t, weft_task_fn fn, void *arg) {
   t->arg = arg;
   // Atomic: a thief may still read it in the descriptor's previous life.
   std::atomic_ref<task *>(t->parent).store(nullptr, std::memory_order_relaxed);
-  t->group = nullptr;
+  std::atomic_ref<taskgroup_state *>(t->group).store(nullptr,
+                                                     std::memory_order_relaxed);
   new (&t->children) std::atomic<uint64_t>(kChildBias);
   new (&t->pending) std::atomic<int32_t>(0);
   new (&t->refs) std::atomic<int32_t>(1);
@@ -221,6 +222,15 @@ void worker::execute(task *t) {
     k = trace_point::completion_begin(t);
     complete(t);
   } else {
+    // Finished-children counts kept back (count_finished_child) may only
+    // be for t's parent or the task suspended under t here: each of them
+    // waits for t too, so t blocking (on a lock, say) cannot hold back a
+    // wait that t's end would not hold back anyway.
+    if (__builtin_expect(unflushed_parent_ != nullptr &&
+                             unflushed_parent_ != t->parent &&
+                             unflushed_parent_ != current_,
+                         0))
+      flush_finished_children();
     k = trace_point::task_begin(*this, t);
     run_body(t);
     trace_point::task_end(*this, k);
@@ -438,13 +448,8 @@ task *worker::steal(task *limit) {
     ready_deque &victim = team_->slot(v).deque;
     if (!victim.maybe_nonempty())
       continue;
-    // Constrained, only children of limit or of the current task are
-    // taken: a task's parent is the one field a thief can read safely
-    // before taking it.
-    task *t = limit ? victim.steal_if([limit, cur = current_](task *x) {
-      task *p =
-          std::atomic_ref<task *>(x->parent).load(std::memory_order_relaxed);
-      return p == limit || p == cur;
+    task *t = limit ? victim.steal_if([this, limit](task *x) {
+      return may_steal(x, limit);
     })
                     : victim.steal();
     if (t) {
@@ -509,6 +514,27 @@ bool worker::may_start(task *x, task *limit) const {
   for (taskgroup_state *g = x->group; g; g = g->up)
     if (g->opener == limit || g->opener == cur)
       return true;
+  return false;
+}
+
+bool worker::may_steal(task *x, task *limit) const {
+  task *cur = current_;
+  task *p = std::atomic_ref<task *>(x->parent).load(std::memory_order_relaxed);
+  if (p == limit || p == cur)
+    return true;
+  // x's group is only compared, never followed: x may be run and its group
+  // ended by now (the answer then counts for nothing: the take fails).
+  taskgroup_state *g = std::atomic_ref<taskgroup_state *>(x->group).load(
+      std::memory_order_relaxed);
+  if (!g)
+    return false;
+  for (taskgroup_state *o = limit->cur_group; o; o = o->outer)
+    if (o == g)
+      return true;
+  if (cur != limit)
+    for (taskgroup_state *o = cur->cur_group; o; o = o->outer)
+      if (o == g)
+        return true;
   return false;
 }
 
@@ -598,6 +624,10 @@ bool worker::work_visible() {
 bool worker::help_once() {
   if (task *t = find_work()) {
     run_chain(t);
+    // Back to the current task's own code, which may block: counts for
+    // other parents go now (see execute).
+    if (unflushed_parent_ != current_)
+      flush_finished_children();
     return true;
   }
   return false;

@@ -172,6 +172,11 @@ private:
   // nested in one), or a detached task's completion. Conservative: other
   // descendants of limit are refused.
   bool may_start(task *x, task *limit) const;
+  // may_start's test as a thief can make it before the take (steal_if):
+  // x's parent is limit or the current task, or x is a member of a
+  // taskgroup either of them has open. Nested groups opened by descendants
+  // are not followed (their openers take those members).
+  bool may_steal(task *x, task *limit) const;
   // A task taken that may not start here: where any worker can take it.
   void put_aside(task *t);
   // The first task of the team's priority heap that may start under limit.

@@ -96,7 +96,7 @@ worksharing_engine &ws_engine() {
 namespace {
 bool tied_constraint_wanted() {
   env::reader r;
-  bool on = false;
+  bool on = true;
   r.flag("WEFT_OMP_TIED_CONSTRAINT", on);
   if (!r.ok())
     fatal("%s", r.error().c_str());
@@ -113,10 +113,8 @@ context ctx_slow() {
       w = rt().adopt_thread();
   }
   // OpenMP's tasks are tied unless marked untied: the task scheduling
-  // constraint applies when asked for (docs/openmp.md). Opt-in: with it,
-  // task_tsc_lock still hangs at 4 threads now and then, and recursive
-  // programs with taskgroups hang under the Picos model at 2 threads
-  // (task_tsc_random); neither cause is found yet (issue 11, item 4).
+  // constraint applies (WEFT_OMP_TIED_CONSTRAINT=0 turns it off), except
+  // under the Picos model (docs/openmp.md).
   static const bool wanted = tied_constraint_wanted();
   if (wanted && !tied_scheduling.load(std::memory_order_relaxed) &&
       std::strcmp(rt().engine().name(), "picos") != 0)

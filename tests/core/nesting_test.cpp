@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -38,6 +39,56 @@ TEST(Nesting, ChildDepsDoNotWaitForParent) {
   EXPECT_EQ(grandchild_rc.load(), WEFT_OK);
   EXPECT_EQ(wait_rc.load(), WEFT_OK);
   EXPECT_EQ(seen, 111);
+}
+
+// A worker that finished a task must not keep its completion from the
+// parent's taskwait while it runs a task that blocks: here Y, queued by C on
+// C's thread, spins until P's taskwait for C has returned. Y gives up after
+// 5 s (a failure, not a hang); Y run by P's own thread proves nothing.
+TEST(Nesting, FinishedChildCountedBeforeBlockingTask) {
+  if (weft_num_threads() < 2)
+    GTEST_SKIP() << "needs two threads";
+  constexpr int kRounds = 20;
+  int conclusive = 0;
+  struct state {
+    std::atomic<int> p_thread{-1}, c_ran{0}, p_done{0}, y_result{0};
+  };
+  for (int r = 0; r < kRounds; ++r) {
+    // Reached through a pointer each task copies: a nested [&] lambda may
+    // refer to its variables through the enclosing task's closure, which
+    // is freed when that task ends.
+    state s;
+    state *st = &s;
+    // A group: Y, which nobody waits for, must end within its round.
+    ASSERT_EQ(weft_taskgroup_begin(), WEFT_OK) << weft_last_error();
+    WT_SPAWN({}, [st] {
+      st->p_thread = weft_thread_id();
+      (void)wt::c_spawn({}, [st] {
+        (void)wt::c_spawn({}, [st] {
+          if (weft_thread_id() == st->p_thread.load()) {
+            st->y_result = 2;
+            return;
+          }
+          auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+          while (!st->p_done.load() && std::chrono::steady_clock::now() < end) {
+          }
+          st->y_result = st->p_done.load() ? 1 : 3;
+        });
+        st->c_ran = 1;
+      });
+      // Not a scheduling point: C runs on the other thread.
+      while (!st->c_ran.load()) {
+      }
+      (void)weft_taskwait();
+      st->p_done = 1;
+    });
+    ASSERT_EQ(weft_taskgroup_end(), WEFT_OK) << weft_last_error();
+    ASSERT_NE(s.y_result.load(), 3)
+        << "round " << r << ": P's taskwait did not return while C's thread "
+        << "ran Y, though C had finished";
+    conclusive += s.y_result.load() == 1;
+  }
+  EXPECT_GT(conclusive, 0) << "Y always ran on P's thread: nothing checked";
 }
 
 // Children of one task are ordered among themselves by their dependences.
