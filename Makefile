@@ -44,13 +44,15 @@ asan: deps
 	@ctest --preset asan -j2
 
 # The papers' applications under libgomp, libomp and weft; two of them traced
-# and replayed on 1-64 modelled cores; the native API's task overheads, then
+# and replayed on 1-64 modelled cores, then every one under ideal and sw
+# (where weft's own costs would cap it); the native API's task overheads, then
 # the same gcc -fopenmp binaries under libgomp, libomp and weft (weft run):
 # tasks and EPCC construct overheads; then the hardware engine models against
 # the sw engine (docs/validation.md).
 bench: build
 	@python3 bench/run_apps.py --build build
 	@python3 bench/run_sim.py --build build
+	@python3 bench/run_scaling.py --build build
 	@python3 bench/run_micro.py --build build
 	@python3 bench/run_gomp.py --build build
 	@python3 bench/run_engines.py --build build
