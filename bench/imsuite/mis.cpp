@@ -38,7 +38,8 @@ constexpr int kMaxPlaces = 64;
 using adjacency = std::vector<std::vector<std::int64_t>>;
 
 // A ring plus n log2 n random edges (no self-loops, duplicates dropped): the
-// same generator as bfs_bellman_ford's.
+// shape of bfs_bellman_ford's graphs, drawn from splitmix64 instead of its
+// mt19937_64, so the two kernels' graphs for one seed differ.
 adjacency make_graph(std::int64_t n, std::uint64_t seed) {
   adjacency adj(static_cast<std::size_t>(n));
   auto add = [&](std::int64_t a, std::int64_t b) {
