@@ -1,5 +1,6 @@
 #include "core/team.hpp"
 
+#include "base/check.hpp"
 #include "core/runtime.hpp"
 #include "core/trace_points.hpp"
 
@@ -126,11 +127,21 @@ void team::push_priority(task *t) {
 
 task *team::pop_priority() {
   std::lock_guard<std::mutex> lk(prio_lock_);
-  if (prio_heap_.empty())
-    return nullptr;
-  std::pop_heap(prio_heap_.begin(), prio_heap_.end(), prio_less);
-  task *t = prio_heap_.back();
-  prio_heap_.pop_back();
+  return prio_heap_.empty() ? nullptr : take_priority_at(0);
+}
+
+task *team::take_priority_at(size_t i) {
+  WEFT_CHECK(i < prio_heap_.size(), "priority heap index %zu of %zu", i,
+             prio_heap_.size());
+  task *t = prio_heap_[i];
+  if (i == 0) {
+    std::pop_heap(prio_heap_.begin(), prio_heap_.end(), prio_less);
+    prio_heap_.pop_back();
+  } else {
+    prio_heap_[i] = prio_heap_.back();
+    prio_heap_.pop_back();
+    std::make_heap(prio_heap_.begin(), prio_heap_.end(), prio_less);
+  }
   prio_count_.fetch_sub(1, std::memory_order_relaxed);
   return t;
 }

@@ -70,6 +70,10 @@ public:
   // Tasks with a priority wait in one heap per team, checked before deques.
   void push_priority(task *t);
   task *pop_priority();
+  // The highest-priority task for which allowed(t) holds, taken in one
+  // critical section: the tasks passed over never leave the heap, so no
+  // member sees it empty while it is not.
+  template <class Allowed> task *pop_priority_if(Allowed allowed);
   bool has_priority_tasks() const {
     return prio_count_.load(std::memory_order_relaxed) > 0;
   }
@@ -106,7 +110,19 @@ private:
   alignas(64) std::atomic<int> prio_count_{0};
   std::mutex prio_lock_;
   std::vector<task *> prio_heap_;
+  task *take_priority_at(size_t i); // prio_lock_ held
   inbox external_{*this};
 };
+
+template <class Allowed> task *team::pop_priority_if(Allowed allowed) {
+  std::lock_guard<std::mutex> lk(prio_lock_);
+  size_t best = prio_heap_.size();
+  for (size_t i = 0; i < prio_heap_.size(); ++i)
+    if ((best == prio_heap_.size() ||
+         prio_heap_[i]->priority > prio_heap_[best]->priority) &&
+        allowed(prio_heap_[i]))
+      best = i;
+  return best == prio_heap_.size() ? nullptr : take_priority_at(best);
+}
 
 } // namespace weft

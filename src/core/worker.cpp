@@ -538,23 +538,6 @@ bool worker::may_steal(task *x, task *limit) const {
   return false;
 }
 
-task *worker::pop_priority_allowed(task *limit) {
-  // Every task of the heap may be one this worker must refuse; the one it
-  // may start can be anywhere (refused ones go back).
-  task *found = nullptr;
-  while (task *t = team_->pop_priority()) {
-    if (may_start(t, limit)) {
-      found = t;
-      break;
-    }
-    refused_.push_back(t);
-  }
-  for (task *t : refused_)
-    team_->push_priority(t);
-  refused_.clear();
-  return found;
-}
-
 void worker::put_aside(task *t) {
   team_->push_priority(t);
   light_fence();
@@ -572,9 +555,13 @@ __attribute__((always_inline)) inline task *worker::find_any() {
       return t;
     put_aside(t);
   }
-  if (team_->has_priority_tasks())
-    if (task *t = limit ? pop_priority_allowed(limit) : team_->pop_priority())
+  if (team_->has_priority_tasks()) {
+    task *t = limit ? team_->pop_priority_if(
+                          [&](task *x) { return may_start(x, limit); })
+                    : team_->pop_priority();
+    if (t)
       return t;
+  }
   WEFT_CHECK(slot_->w == this && tl_worker == this,
              "worker %d pops from the deque of slot %d, which it does not own",
              id_, slot_index_);

@@ -180,7 +180,6 @@ private:
   // A task taken that may not start here: where any worker can take it.
   void put_aside(task *t);
   // The first task of the team's priority heap that may start under limit.
-  task *pop_priority_allowed(task *limit);
   task *steal(task *limit);
   bool work_visible();
   // Tasks the engine queued for this worker while it is in no team.
@@ -206,7 +205,6 @@ private:
   // The innermost tied task on this thread's stack not waiting in a
   // barrier (tied_limit).
   task *tied_ = nullptr;
-  std::vector<task *> refused_; // pop_priority_allowed's scratch
   task *immediate_ = nullptr;
   bool in_retire_ = false;
   // Finished children of one parent not yet added to its counter: a worker
