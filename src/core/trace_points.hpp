@@ -35,10 +35,9 @@ struct run_token {
 inline run_token task_begin(worker &w, task *t) {
   run_token k;
   if (__builtin_expect(trace::on(), 0)) {
-    trace::thread_log &l = *w.trace_log();
     k.on = true;
     k.id = t->trace_id;
-    l.put(trace::kind::task_begin, 0, 0, trace::begin_time(l), k.id, 0);
+    trace::begin(*w.trace_log(), k.id);
   }
   return k;
 }
@@ -67,7 +66,7 @@ inline void task_finished(worker &w, const run_token &k) {
   if (__builtin_expect(k.on, 0)) {
     trace::thread_log &l = *w.trace_log();
     uint64_t to = trace::ticks_early();
-    trace::overhead(l, trace::overhead_kind::finish, k.id, k.from, to);
+    trace::finished(l, k.id, k.from, to);
     trace::maybe_sample(l, w, to);
     l.mark = to;
   }
@@ -148,8 +147,7 @@ inline uint32_t spawn_created(worker &w, task *t, task *parent,
 // runs here); later calls with the same token record nothing.
 inline void spawn_end(worker &w, uint32_t id, uint64_t &t0) {
   if (__builtin_expect(t0 != 0, 0)) {
-    trace::overhead(*w.trace_log(), trace::overhead_kind::spawn, id, t0,
-                    trace::ticks_early());
+    trace::spawned(*w.trace_log(), id, t0, trace::ticks_early());
     t0 = 0;
   }
 }

@@ -87,16 +87,6 @@ int start_from_env(const char *engine, int threads) {
   clock_gettime(CLOCK_REALTIME, &real);
   rec->mono0 = mono_ns();
   rec->tick0 = ticks();
-  try {
-    rec->out = std::make_unique<writer>(
-        rec->path, make_header(engine, program_invocation_short_name,
-                               static_cast<uint32_t>(threads),
-                               uint64_t(real.tv_sec) * 1000000000u +
-                                   uint64_t(real.tv_nsec)));
-  } catch (const error &e) {
-    return set_error(WEFT_EINVAL, "WEFT_TRACE=%s: cannot record a trace (%s)",
-                     path, e.what());
-  }
   uint64_t m;
   while ((m = mono_ns()) - rec->mono0 < kCalibrationNs)
     cpu_relax();
@@ -104,6 +94,17 @@ int start_from_env(const char *engine, int threads) {
   rec->ns_per_tick = double(m - rec->mono0) / double(t - rec->tick0);
   rec->sample_period =
       static_cast<uint64_t>(double(kSamplePeriodNs) / rec->ns_per_tick) + 1;
+  try {
+    rec->out = std::make_unique<writer>(
+        rec->path, make_header(engine, program_invocation_short_name,
+                               static_cast<uint32_t>(threads),
+                               uint64_t(real.tv_sec) * 1000000000u +
+                                   uint64_t(real.tv_nsec),
+                               rec->tick0, rec->ns_per_tick));
+  } catch (const error &e) {
+    return set_error(WEFT_EINVAL, "WEFT_TRACE=%s: cannot record a trace (%s)",
+                     path, e.what());
+  }
   g_rec = rec.release();
   g_on.store(true, std::memory_order_release);
   // The OpenMP front end never tears its runtime down: write at exit.
@@ -162,24 +163,7 @@ void thread_log::flush() {
   recorder_state &rec = *g_rec;
   if (pos == buf)
     return;
-  const double ns_per_tick = rec.ns_per_tick;
-  for (record *r = buf; r != pos; ++r) {
-    uint64_t ns =
-        r->time > rec.tick0
-            ? static_cast<uint64_t>(double(r->time - rec.tick0) * ns_per_tick)
-            : 0;
-    if (ns < last_time)
-      ns = last_time;
-    last_time = ns;
-    r->time = ns;
-    if (r->type == kind::overhead) {
-      uint64_t end =
-          r->arg > rec.tick0
-              ? static_cast<uint64_t>(double(r->arg - rec.tick0) * ns_per_tick)
-              : 0;
-      r->arg = end > ns ? end - ns : 0;
-    }
-  }
+  // Written as recorded, in ticks: the readers convert (trace_format.hpp).
   try {
     rec.out->write_chunk(thread, buf, static_cast<std::size_t>(pos - buf));
   } catch (const error &e) {
@@ -238,6 +222,7 @@ void created(thread_log &l, task *t, const task *parent, const weft_dep *deps,
               id,
               parent ? parent->trace_id : 0};
   put_deps(l, r + 1, id, at, deps, ndeps);
+  l.created_at = static_cast<std::size_t>(r - l.buf);
 }
 
 void implicit_begin(thread_log &l, task *t, uint32_t parent_id) {
