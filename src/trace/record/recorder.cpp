@@ -190,41 +190,6 @@ void thread_log::make_room(std::size_t n) {
   }
 }
 
-namespace {
-void put_deps(thread_log &l, record *r, uint64_t task_id, uint64_t at,
-              const weft_dep *deps, int ndeps) {
-  for (int i = 0; i < ndeps; ++i)
-    r[i] = record{
-        kind::dep, static_cast<uint8_t>(deps[i].mode),      l.thread, 0, at,
-        task_id,   reinterpret_cast<uint64_t>(deps[i].addr)};
-}
-} // namespace
-
-uint8_t flags_of(const task *t) {
-  uint8_t f = 0;
-  if (t->flags & TASK_FINAL)
-    f |= flag_final;
-  if (t->flags & TASK_DETACH)
-    f |= flag_detach;
-  return f;
-}
-
-void created(thread_log &l, task *t, const task *parent, const weft_dep *deps,
-             int ndeps, uint8_t flags, uint64_t at) {
-  uint32_t id = l.fresh_id();
-  t->trace_id = id;
-  record *r = l.reserve(1 + static_cast<std::size_t>(ndeps));
-  *r = record{kind::task_create,
-              flags,
-              l.thread,
-              static_cast<uint32_t>(ndeps),
-              at,
-              id,
-              parent ? parent->trace_id : 0};
-  put_deps(l, r + 1, id, at, deps, ndeps);
-  l.created_at = static_cast<std::size_t>(r - l.buf);
-}
-
 void implicit_begin(thread_log &l, task *t, uint32_t parent_id) {
   uint32_t id = l.fresh_id();
   t->trace_id = id;
@@ -247,9 +212,7 @@ void wait_begin(thread_log &l, wait_kind k, uint32_t task_id,
   put_deps(l, r + 1, task_id, at, deps, ndeps);
 }
 
-void maybe_sample(thread_log &l, worker &w, uint64_t at) {
-  if (at < l.next_sample)
-    return;
+void sample(thread_log &l, worker &w, uint64_t at) {
   l.next_sample = at + g_rec->sample_period;
   uint64_t ready = trace_view::ready_hint(w);
   uint64_t in_flight = trace_view::in_flight(w);

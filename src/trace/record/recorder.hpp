@@ -132,8 +132,6 @@ inline void begin(thread_log &l, uint32_t id) {
     l.put(kind::task_begin, 0, 0, ticks(), id, 0);
   }
 }
-// The trace flags of a task descriptor's.
-uint8_t flags_of(const task *t);
 // An overhead segment: its record holds its length in ticks.
 inline void overhead(thread_log &l, overhead_kind k, uint32_t id, uint64_t from,
                      uint64_t to) {
@@ -167,15 +165,36 @@ inline void spawned(thread_log &l, uint32_t id, uint64_t from, uint64_t to) {
   }
 }
 thread_log *attach(int worker_id);
-// t gets a fresh id; its task_create (and dep records) at `at`.
-void created(thread_log &l, task *t, const task *parent, const weft_dep *deps,
-             int ndeps, uint8_t flags, uint64_t at);
+// ndeps dep records of task_id at r.
+inline void put_deps(const thread_log &l, record *r, uint64_t task_id,
+                     uint64_t at, const weft_dep *deps, int ndeps) {
+  for (int i = 0; i < ndeps; ++i)
+    r[i] = record{
+        kind::dep, static_cast<uint8_t>(deps[i].mode),      l.thread, 0, at,
+        task_id,   reinterpret_cast<uint64_t>(deps[i].addr)};
+}
+// A new task's task_create (and dep records) at `at`; returns its fresh id.
+inline uint32_t created(thread_log &l, uint32_t parent_id, const weft_dep *deps,
+                        int ndeps, uint8_t flags, uint64_t at) {
+  uint32_t id = l.fresh_id();
+  record *r = l.reserve(1 + static_cast<std::size_t>(ndeps));
+  *r = record{
+      kind::task_create, flags, l.thread, static_cast<uint32_t>(ndeps), at, id,
+      parent_id};
+  put_deps(l, r + 1, id, at, deps, ndeps);
+  l.created_at = static_cast<std::size_t>(r - l.buf);
+  return id;
+}
 // A new implicit task (parent: the encountering task's id, 0 for a thread's
 // first team): task_create and task_begin.
 void implicit_begin(thread_log &l, task *t, uint32_t parent_id);
 void wait_begin(thread_log &l, wait_kind k, uint32_t task_id,
                 const weft_dep *deps, int ndeps);
 // Counter samples, at most one set per worker every sample period.
-void maybe_sample(thread_log &l, worker &w, uint64_t at);
+void sample(thread_log &l, worker &w, uint64_t at);
+inline void maybe_sample(thread_log &l, worker &w, uint64_t at) {
+  if (__builtin_expect(at >= l.next_sample, 0))
+    sample(l, w, at);
+}
 
 } // namespace weft::trace
