@@ -411,6 +411,12 @@ private:
       break; // consumed with its owner
     case trace::kind::rtask_arg:
       break; // region task arguments: not exported yet
+    case trace::kind::task_spawn:
+    case trace::kind::task_run:
+    case trace::kind::task_done:
+      // record_stream expands the merged kinds into their events.
+      throw trace::error("trace: " + path_ + ": a " + trace::name(r.type) +
+                         " record reached the exporter unexpanded");
     }
   }
 

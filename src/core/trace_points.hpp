@@ -22,6 +22,13 @@
 
 namespace weft::trace_point {
 
+// The trace flags of a task descriptor's.
+inline uint8_t flags_of(const task *t) {
+  return static_cast<uint8_t>(
+      (t->flags & TASK_FINAL ? trace::flag_final : 0) |
+      (t->flags & TASK_DETACH ? trace::flag_detach : 0));
+}
+
 // ---- a task runs (worker::execute) -------------------------------------
 // The descriptor may be recycled once the task has finished: the token keeps
 // its id.
@@ -35,10 +42,9 @@ struct run_token {
 inline run_token task_begin(worker &w, task *t) {
   run_token k;
   if (__builtin_expect(trace::on(), 0)) {
-    trace::thread_log &l = *w.trace_log();
     k.on = true;
     k.id = t->trace_id;
-    l.put(trace::kind::task_begin, 0, 0, trace::begin_time(l), k.id, 0);
+    trace::begin(*w.trace_log(), k.id);
   }
   return k;
 }
@@ -67,7 +73,7 @@ inline void task_finished(worker &w, const run_token &k) {
   if (__builtin_expect(k.on, 0)) {
     trace::thread_log &l = *w.trace_log();
     uint64_t to = trace::ticks_early();
-    trace::overhead(l, trace::overhead_kind::finish, k.id, k.from, to);
+    trace::finished(l, k.id, k.from, to);
     trace::maybe_sample(l, w, to);
     l.mark = to;
   }
@@ -107,14 +113,20 @@ inline void scheduled(worker &w, task *t) {
 // t (on the caller's stack) is created and starts now. Only what the program
 // asked for is marked undeferred: a replay may run a throttled task
 // elsewhere.
+// (Out of line: the untraced path stays one load and one branch.)
+[[gnu::noinline]] inline void
+inline_begin_traced(worker &w, task &t, task *parent, uint16_t flags) {
+  trace::thread_log &l = *w.trace_log();
+  uint64_t at = trace::ticks();
+  uint8_t undeferred = flags & TASK_THROTTLED ? 0 : trace::flag_undeferred;
+  t.trace_id = trace::created(l, parent ? parent->trace_id : 0, nullptr, 0,
+                              undeferred | flags_of(&t), at);
+  l.put(trace::kind::task_begin, 0, 0, at, t.trace_id, 0);
+}
+
 inline bool inline_begin(worker &w, task &t, task *parent, uint16_t flags) {
   if (__builtin_expect(trace::on(), 0)) {
-    trace::thread_log &l = *w.trace_log();
-    uint64_t at = trace::ticks();
-    uint8_t undeferred = flags & TASK_THROTTLED ? 0 : trace::flag_undeferred;
-    trace::created(l, &t, parent, nullptr, 0, undeferred | trace::flags_of(&t),
-                   at);
-    l.put(trace::kind::task_begin, 0, 0, at, t.trace_id, 0);
+    inline_begin_traced(w, t, parent, flags);
     return true;
   }
   return false;
@@ -137,9 +149,10 @@ inline uint64_t spawn_begin() {
 inline uint32_t spawn_created(worker &w, task *t, task *parent,
                               const weft_dep *deps, int ndeps, uint64_t t0) {
   if (__builtin_expect(t0 != 0, 0)) {
-    trace::created(*w.trace_log(), t, parent, deps, ndeps, trace::flags_of(t),
-                   t0);
-    return t->trace_id;
+    uint32_t id = trace::created(*w.trace_log(), parent ? parent->trace_id : 0,
+                                 deps, ndeps, flags_of(t), t0);
+    t->trace_id = id;
+    return id;
   }
   return 0;
 }
@@ -148,8 +161,7 @@ inline uint32_t spawn_created(worker &w, task *t, task *parent,
 // runs here); later calls with the same token record nothing.
 inline void spawn_end(worker &w, uint32_t id, uint64_t &t0) {
   if (__builtin_expect(t0 != 0, 0)) {
-    trace::overhead(*w.trace_log(), trace::overhead_kind::spawn, id, t0,
-                    trace::ticks_early());
+    trace::spawned(*w.trace_log(), id, t0, trace::ticks_early());
     t0 = 0;
   }
 }

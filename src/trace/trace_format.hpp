@@ -1,7 +1,12 @@
 // The trace file (docs/trace-format.md): a header, then chunks of fixed-size
 // little-endian records, each chunk written by one thread with its records in
-// time order. Shared by the recording side (record/, in libweft) and the
-// reading side (read/: `weft trace`, `weft sim`).
+// the order it took them. Times in the file are the recorder's raw ticks; the
+// header holds the rate that converts them. A few record kinds stand for
+// several events (a task's creation and its spawn segment, say): the readers
+// (read/trace_reader.hpp) convert the ticks and expand those kinds, so that
+// what tools see is one `record` per event, times in ns. Shared by the
+// recording side (record/, in libweft) and the reading side (read/: `weft
+// trace`, `weft sim`).
 #pragma once
 
 #include <cerrno>
@@ -25,7 +30,10 @@ inline std::string sys_error(const char *what, const std::string &path) {
 }
 
 inline constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'T', 'R', 'C', '1'};
-inline constexpr uint32_t kVersion = 1;
+// 2: times in ticks with the rate in the header, overhead durations in
+// ticks, the merged kinds 12-14. (Version 1 had times in ns and no rate; it
+// gained kind 11, rtask_arg, without a new number.)
+inline constexpr uint32_t kVersion = 2;
 inline constexpr uint32_t kChunkMagic = 0x4b4e4843; // "CHNK"
 
 struct file_header {
@@ -37,8 +45,12 @@ struct file_header {
   uint32_t reserved;
   char engine[16];  // dependency engine, NUL-padded ("sw", "nexus"...)
   char program[64]; // the traced program's name (argv[0]'s base name)
+  // Times: ns since the trace started = (ticks - tick0) * ns_per_tick,
+  // 0 for ticks <= tick0 (IEEE-754 double; identity: tick0 0, rate 1).
+  uint64_t tick0;
+  double ns_per_tick;
 };
-static_assert(sizeof(file_header) == 112);
+static_assert(sizeof(file_header) == 128);
 
 struct chunk_header {
   uint32_t magic;  // kChunkMagic
@@ -67,7 +79,17 @@ enum class kind : uint8_t {
                     // sub: the argument's WEFT_ARG_* bits (in, out, region);
                     // count: the scheduler owning it (pre-order id, top 0);
                     // arg: the region id, or the object's address
+  // Merged kinds: only in files, never in what the readers return.
+  task_spawn = 12, // task_create (sub, count, time, task as it) and the spawn
+                   // segment from its time: arg = parent id (low 32 bits) |
+                   // the segment's length in ticks << 32
+  task_run = 13,   // the schedule segment, then task_begin at `time`:
+                   // arg = the segment's start (ticks)
+  task_done = 14,  // task_end at `time`, then the finish segment from it:
+                   // arg = the segment's end (ticks)
 };
+// The last record kind a reader knows.
+inline constexpr kind kLastKind = kind::task_done;
 
 enum task_flags : uint8_t {
   flag_implicit = 1u << 0,   // a parallel region's implicit task
@@ -117,14 +139,15 @@ enum class counter_id : uint8_t {
   engine = 3,    // entries the engine holds (its table occupancy)
 };
 
-// One event. `thread` repeats the chunk's so that a merged stream is
-// self-describing.
+// One record. `thread` repeats the chunk's so that a merged stream is
+// self-describing. In a file: time in ticks, an overhead's arg its length in
+// ticks, merged kinds; as the readers return it: one event, times in ns.
 struct record {
   kind type;
   uint8_t sub;
   uint16_t thread;
   uint32_t count;
-  uint64_t time; // ns since the trace started (CLOCK_MONOTONIC)
+  uint64_t time; // ns since the trace started (ticks in a file)
   uint64_t task; // task id: unique in the trace, never reused, 0 = none
   uint64_t arg;
 };

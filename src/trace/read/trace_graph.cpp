@@ -353,6 +353,12 @@ struct builder {
       case kind::counter:
       case kind::rtask_arg: // an annotation: no step of the graph
         break;
+      case kind::task_spawn:
+      case kind::task_run:
+      case kind::task_done:
+        fail(r.task, std::string("a ") + name(r.type) +
+                         " record: only files hold merged kinds, "
+                         "trace::read expands them");
       }
     }
     for (std::size_t k = 0; k < g.tasks.size(); ++k) {

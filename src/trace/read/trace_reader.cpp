@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
 
 namespace weft::trace {
@@ -20,20 +21,109 @@ struct file_closer {
               what);
 }
 
-bool known(kind k) { return k >= kind::task_create && k <= kind::rtask_arg; }
+bool known(kind k) { return k >= kind::task_create && k <= kLastKind; }
 
 } // namespace
 
+void thread_decoder::overhead(std::vector<record> &out, overhead_kind k,
+                              uint64_t task, uint64_t from, uint64_t to) {
+  uint64_t start = next_ns(from);
+  uint64_t end = ns_of(to);
+  out.push_back(record{kind::overhead, static_cast<uint8_t>(k), thread_, 0,
+                       start, task, end > start ? end - start : 0});
+}
+
+std::string thread_decoder::add(const record &r, std::vector<record> &out) {
+  if (!known(r.type))
+    return "unknown record kind " + std::to_string(int(r.type));
+  if (r.thread != thread_)
+    return "record of thread " + std::to_string(r.thread) +
+           " in a chunk of thread " + std::to_string(thread_);
+  if (deps_due_ > 0) {
+    if (r.type != kind::dep)
+      return "expected " + std::to_string(deps_due_) + " more dep records";
+    if (r.time != owner_time_)
+      return "dep record's time differs from its owner's";
+    record e = r;
+    e.time = next_ns(r.time);
+    out.push_back(e);
+    if (--deps_due_ == 0 && spawn_due_) {
+      spawn_due_ = false;
+      overhead(out, overhead_kind::spawn, spawn_task_, spawn_from_, spawn_to_);
+    }
+    return {};
+  }
+  record e = r;
+  switch (r.type) {
+  case kind::dep:
+    return "dep record without a task_create or wait_begin";
+  case kind::task_create:
+  case kind::wait_begin:
+    deps_due_ = r.count;
+    owner_time_ = r.time;
+    break;
+  case kind::overhead:
+    overhead(out, overhead_kind(r.sub), r.task, r.time, r.time + r.arg);
+    return {};
+  case kind::task_spawn:
+    deps_due_ = r.count;
+    owner_time_ = r.time;
+    e.type = kind::task_create;
+    e.arg = r.arg & 0xffffffffu;
+    e.time = next_ns(r.time);
+    out.push_back(e);
+    spawn_task_ = r.task;
+    spawn_from_ = r.time;
+    spawn_to_ = r.time + (r.arg >> 32);
+    if (deps_due_ > 0)
+      spawn_due_ = true;
+    else
+      overhead(out, overhead_kind::spawn, spawn_task_, spawn_from_, spawn_to_);
+    return {};
+  case kind::task_run:
+    overhead(out, overhead_kind::schedule, r.task, r.arg, r.time);
+    e.type = kind::task_begin;
+    e.arg = 0;
+    e.time = next_ns(r.time);
+    out.push_back(e);
+    return {};
+  case kind::task_done:
+    e.type = kind::task_end;
+    e.arg = 0;
+    e.time = next_ns(r.time);
+    out.push_back(e);
+    overhead(out, overhead_kind::finish, r.task, r.time, r.arg);
+    return {};
+  default:
+    break;
+  }
+  e.time = next_ns(r.time);
+  out.push_back(e);
+  return {};
+}
+
+std::string thread_decoder::end_chunk() const {
+  if (deps_due_ > 0)
+    return "chunk ends " + std::to_string(deps_due_) + " dep records short";
+  return {};
+}
+
 file_header read_header(std::FILE *f, const std::string &path) {
   file_header h;
-  if (std::fread(&h, sizeof h, 1, f) != 1)
+  // Magic and version first: another version's header may be shorter.
+  constexpr std::size_t kHead = sizeof h.magic + sizeof h.version;
+  if (std::fread(&h, kHead, 1, f) != 1)
     bad(path, 0, "shorter than a trace header (not a weft trace?)");
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
     bad(path, 0, "not a weft trace (bad magic)");
   if (h.version != kVersion)
     bad(path, 8,
         "trace format version " + std::to_string(h.version) +
-            ", this weft reads version " + std::to_string(kVersion));
+            ", this weft reads version " + std::to_string(kVersion) +
+            " only (record the trace again with this weft)");
+  if (std::fread(reinterpret_cast<char *>(&h) + kHead, sizeof h - kHead, 1,
+                 f) != 1)
+    bad(path, 0, "shorter than a trace header (not a weft trace?)");
   if (h.record_size != sizeof(record))
     bad(path, 12,
         "record size " + std::to_string(h.record_size) + ", expected " +
@@ -51,44 +141,25 @@ trace_data read(const std::string &path) {
   t.header = read_header(f.get(), path);
   long offset = sizeof t.header;
   chunk_header c;
+  std::map<uint16_t, thread_decoder> decoders;
+  std::vector<record> raw;
   while (std::fread(&c, sizeof c, 1, f.get()) == 1) {
     if (c.magic != kChunkMagic)
       bad(path, offset, "bad chunk header");
     offset += sizeof c;
-    std::size_t first = t.records.size();
-    t.records.resize(first + c.records);
-    if (std::fread(t.records.data() + first, sizeof(record), c.records,
-                   f.get()) != c.records)
+    raw.resize(c.records);
+    if (std::fread(raw.data(), sizeof(record), c.records, f.get()) != c.records)
       bad(path, offset,
           "truncated chunk of " + std::to_string(c.records) + " records");
-    uint32_t deps_due = 0;
-    uint64_t owner_time = 0;
-    for (std::size_t i = first; i < t.records.size(); ++i) {
-      const record &r = t.records[i];
-      long at = offset + static_cast<long>((i - first) * sizeof(record));
-      if (!known(r.type))
-        bad(path, at, "unknown record kind " + std::to_string(int(r.type)));
-      if (r.thread != c.thread)
-        bad(path, at,
-            "record of thread " + std::to_string(r.thread) +
-                " in a chunk of thread " + std::to_string(c.thread));
-      if (deps_due > 0) {
-        if (r.type != kind::dep)
-          bad(path, at,
-              "expected " + std::to_string(deps_due) + " more dep records");
-        if (r.time != owner_time)
-          bad(path, at, "dep record's time differs from its owner's");
-        --deps_due;
-      } else if (r.type == kind::dep) {
-        bad(path, at, "dep record without a task_create or wait_begin");
-      } else if (r.type == kind::task_create || r.type == kind::wait_begin) {
-        deps_due = r.count;
-        owner_time = r.time;
-      }
+    thread_decoder &d =
+        decoders.try_emplace(c.thread, t.header, c.thread).first->second;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      std::string why = d.add(raw[i], t.records);
+      if (!why.empty())
+        bad(path, offset + static_cast<long>(i * sizeof(record)), why);
     }
-    if (deps_due > 0)
-      bad(path, offset,
-          "chunk ends " + std::to_string(deps_due) + " dep records short");
+    if (std::string why = d.end_chunk(); !why.empty())
+      bad(path, offset, why);
     offset += static_cast<long>(c.records * sizeof(record));
   }
   if (!std::feof(f.get()))
@@ -125,6 +196,12 @@ const char *name(kind k) {
     return "region_end";
   case kind::rtask_arg:
     return "rtask_arg";
+  case kind::task_spawn:
+    return "task_spawn";
+  case kind::task_run:
+    return "task_run";
+  case kind::task_done:
+    return "task_done";
   }
   return "unknown";
 }

@@ -14,8 +14,6 @@ namespace {
 
 constexpr std::size_t kBufferRecords = 4096;
 
-bool known(kind k) { return k >= kind::task_create && k <= kind::rtask_arg; }
-
 } // namespace
 
 void record_stream::bad(uint64_t offset, const std::string &what) const {
@@ -56,10 +54,8 @@ record_stream::record_stream(const std::string &path) : path_(path) {
       bad(offset,
           "truncated chunk of " + std::to_string(c.records) + " records");
     auto [it, fresh] = by_thread.emplace(c.thread, cursors_.size());
-    if (fresh) {
-      cursors_.emplace_back();
-      cursors_.back().thread = c.thread;
-    }
+    if (fresh)
+      cursors_.emplace_back(header_, c.thread);
     if (c.records > 0)
       cursors_[it->second].chunks.push_back({offset, c.records});
     total_ += c.records;
@@ -78,9 +74,6 @@ record_stream::~record_stream() {
 bool record_stream::refill(cursor &c) {
   while (c.current < c.chunks.size() &&
          c.in_chunk == c.chunks[c.current].records) {
-    if (c.deps_due > 0)
-      bad(c.chunks[c.current].offset,
-          "chunk ends " + std::to_string(c.deps_due) + " dep records short");
     ++c.current;
     c.in_chunk = 0;
   }
@@ -89,20 +82,31 @@ bool record_stream::refill(cursor &c) {
   const chunk &ch = c.chunks[c.current];
   std::size_t n =
       std::min<std::size_t>(kBufferRecords, ch.records - c.in_chunk);
-  c.buffer.resize(n);
-  c.buffer_pos = ch.offset + uint64_t(c.in_chunk) * sizeof(record);
+  c.raw.resize(n);
+  uint64_t pos = ch.offset + uint64_t(c.in_chunk) * sizeof(record);
   ssize_t want = static_cast<ssize_t>(n * sizeof(record));
-  if (pread(fd_, c.buffer.data(), static_cast<std::size_t>(want),
-            static_cast<off_t>(c.buffer_pos)) != want)
-    bad(c.buffer_pos, std::string("read error: ") + std::strerror(errno));
+  if (pread(fd_, c.raw.data(), static_cast<std::size_t>(want),
+            static_cast<off_t>(pos)) != want)
+    bad(pos, std::string("read error: ") + std::strerror(errno));
+  c.buffer.clear();
+  c.offsets.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    uint64_t at = pos + i * sizeof(record);
+    if (std::string why = c.decoder.add(c.raw[i], c.buffer); !why.empty())
+      bad(at, why);
+    c.offsets.resize(c.buffer.size(), at);
+  }
   c.in_chunk += static_cast<uint32_t>(n);
+  if (c.in_chunk == ch.records)
+    if (std::string why = c.decoder.end_chunk(); !why.empty())
+      bad(ch.offset, why);
   c.at = 0;
   return true;
 }
 
 void record_stream::push(std::size_t i) {
   const cursor &c = cursors_[i];
-  heap_.push({c.buffer[c.at].time, c.buffer_pos + c.at * sizeof(record), i});
+  heap_.push({c.buffer[c.at].time, c.offsets[c.at], i});
 }
 
 bool record_stream::next(record &r) {
@@ -112,29 +116,9 @@ bool record_stream::next(record &r) {
   heap_.pop();
   cursor &c = cursors_[h.cursor];
   r = c.buffer[c.at];
-  if (!known(r.type))
-    bad(h.offset, "unknown record kind " + std::to_string(int(r.type)));
-  if (r.thread != c.thread)
-    bad(h.offset, "record of thread " + std::to_string(r.thread) +
-                      " in a chunk of thread " + std::to_string(c.thread));
-  if (r.time < c.last_time)
-    bad(h.offset, "thread " + std::to_string(r.thread) +
-                      "'s time goes back (chunks out of order)");
-  c.last_time = r.time;
-  if (c.deps_due > 0) {
-    if (r.type != kind::dep)
-      bad(h.offset,
-          "expected " + std::to_string(c.deps_due) + " more dep records");
-    if (r.time != c.owner_time)
-      bad(h.offset, "dep record's time differs from its owner's");
-    --c.deps_due;
-  } else if (r.type == kind::dep) {
-    bad(h.offset, "dep record without a task_create or wait_begin");
-  } else if (r.type == kind::task_create || r.type == kind::wait_begin) {
-    c.deps_due = r.count;
-    c.owner_time = r.time;
-  }
-  ++done_;
+  // A record is done with its last event.
+  if (c.at + 1 == c.buffer.size() || c.offsets[c.at + 1] != c.offsets[c.at])
+    ++done_;
   if (++c.at < c.buffer.size() || refill(c))
     push(h.cursor);
   return true;

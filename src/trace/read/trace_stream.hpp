@@ -1,4 +1,4 @@
-// Reads a trace's records one at a time in trace::read's merged order
+// Reads a trace's events one at a time in trace::read's merged order
 // (time, then position in the file) while holding only one buffer of
 // records per thread, so that a trace larger than memory can be converted.
 // Checks what trace::read checks; errors throw trace::error naming the file
@@ -24,11 +24,12 @@ public:
   record_stream &operator=(const record_stream &) = delete;
 
   const file_header &header() const { return header_; }
-  // Records in the file, every kind counted.
+  // Records in the file, every kind counted (a merged record stands for
+  // several events).
   uint64_t total() const { return total_; }
-  // Records handed out so far.
+  // Records whose events were all handed out so far.
   uint64_t done() const { return done_; }
-  // The next record; false after the last one. A task_create or wait_begin
+  // The next event; false after the last one. A task_create or wait_begin
   // is followed by its `count` dep records.
   bool next(record &r);
 
@@ -38,15 +39,16 @@ private:
     uint32_t records;
   };
   struct cursor {
-    uint16_t thread = 0;
+    cursor(const file_header &h, uint16_t th) : thread(th), decoder(h, th) {}
+    uint16_t thread;
+    thread_decoder decoder;
     std::vector<chunk> chunks;
-    std::size_t current = 0; // index into chunks
-    uint32_t in_chunk = 0;   // next record's index in the current chunk
-    std::vector<record> buffer;
-    std::size_t at = 0;      // next record in buffer
-    uint64_t buffer_pos = 0; // file offset of buffer[0]
-    uint32_t deps_due = 0;
-    uint64_t owner_time = 0, last_time = 0;
+    std::size_t current = 0;       // index into chunks
+    uint32_t in_chunk = 0;         // next record's index in the current chunk
+    std::vector<record> raw;       // as read from the file
+    std::vector<record> buffer;    // their events
+    std::vector<uint64_t> offsets; // each event's record's file offset
+    std::size_t at = 0;            // next event in buffer
   };
   struct head {
     uint64_t time, offset;

@@ -87,16 +87,6 @@ int start_from_env(const char *engine, int threads) {
   clock_gettime(CLOCK_REALTIME, &real);
   rec->mono0 = mono_ns();
   rec->tick0 = ticks();
-  try {
-    rec->out = std::make_unique<writer>(
-        rec->path, make_header(engine, program_invocation_short_name,
-                               static_cast<uint32_t>(threads),
-                               uint64_t(real.tv_sec) * 1000000000u +
-                                   uint64_t(real.tv_nsec)));
-  } catch (const error &e) {
-    return set_error(WEFT_EINVAL, "WEFT_TRACE=%s: cannot record a trace (%s)",
-                     path, e.what());
-  }
   uint64_t m;
   while ((m = mono_ns()) - rec->mono0 < kCalibrationNs)
     cpu_relax();
@@ -104,6 +94,17 @@ int start_from_env(const char *engine, int threads) {
   rec->ns_per_tick = double(m - rec->mono0) / double(t - rec->tick0);
   rec->sample_period =
       static_cast<uint64_t>(double(kSamplePeriodNs) / rec->ns_per_tick) + 1;
+  try {
+    rec->out = std::make_unique<writer>(
+        rec->path, make_header(engine, program_invocation_short_name,
+                               static_cast<uint32_t>(threads),
+                               uint64_t(real.tv_sec) * 1000000000u +
+                                   uint64_t(real.tv_nsec),
+                               rec->tick0, rec->ns_per_tick));
+  } catch (const error &e) {
+    return set_error(WEFT_EINVAL, "WEFT_TRACE=%s: cannot record a trace (%s)",
+                     path, e.what());
+  }
   g_rec = rec.release();
   g_on.store(true, std::memory_order_release);
   // The OpenMP front end never tears its runtime down: write at exit.
@@ -162,24 +163,7 @@ void thread_log::flush() {
   recorder_state &rec = *g_rec;
   if (pos == buf)
     return;
-  const double ns_per_tick = rec.ns_per_tick;
-  for (record *r = buf; r != pos; ++r) {
-    uint64_t ns =
-        r->time > rec.tick0
-            ? static_cast<uint64_t>(double(r->time - rec.tick0) * ns_per_tick)
-            : 0;
-    if (ns < last_time)
-      ns = last_time;
-    last_time = ns;
-    r->time = ns;
-    if (r->type == kind::overhead) {
-      uint64_t end =
-          r->arg > rec.tick0
-              ? static_cast<uint64_t>(double(r->arg - rec.tick0) * ns_per_tick)
-              : 0;
-      r->arg = end > ns ? end - ns : 0;
-    }
-  }
+  // Written as recorded, in ticks: the readers convert (trace_format.hpp).
   try {
     rec.out->write_chunk(thread, buf, static_cast<std::size_t>(pos - buf));
   } catch (const error &e) {
@@ -206,40 +190,6 @@ void thread_log::make_room(std::size_t n) {
   }
 }
 
-namespace {
-void put_deps(thread_log &l, record *r, uint64_t task_id, uint64_t at,
-              const weft_dep *deps, int ndeps) {
-  for (int i = 0; i < ndeps; ++i)
-    r[i] = record{
-        kind::dep, static_cast<uint8_t>(deps[i].mode),      l.thread, 0, at,
-        task_id,   reinterpret_cast<uint64_t>(deps[i].addr)};
-}
-} // namespace
-
-uint8_t flags_of(const task *t) {
-  uint8_t f = 0;
-  if (t->flags & TASK_FINAL)
-    f |= flag_final;
-  if (t->flags & TASK_DETACH)
-    f |= flag_detach;
-  return f;
-}
-
-void created(thread_log &l, task *t, const task *parent, const weft_dep *deps,
-             int ndeps, uint8_t flags, uint64_t at) {
-  uint32_t id = l.fresh_id();
-  t->trace_id = id;
-  record *r = l.reserve(1 + static_cast<std::size_t>(ndeps));
-  *r = record{kind::task_create,
-              flags,
-              l.thread,
-              static_cast<uint32_t>(ndeps),
-              at,
-              id,
-              parent ? parent->trace_id : 0};
-  put_deps(l, r + 1, id, at, deps, ndeps);
-}
-
 void implicit_begin(thread_log &l, task *t, uint32_t parent_id) {
   uint32_t id = l.fresh_id();
   t->trace_id = id;
@@ -262,9 +212,7 @@ void wait_begin(thread_log &l, wait_kind k, uint32_t task_id,
   put_deps(l, r + 1, task_id, at, deps, ndeps);
 }
 
-void maybe_sample(thread_log &l, worker &w, uint64_t at) {
-  if (at < l.next_sample)
-    return;
+void sample(thread_log &l, worker &w, uint64_t at) {
   l.next_sample = at + g_rec->sample_period;
   uint64_t ready = trace_view::ready_hint(w);
   uint64_t in_flight = trace_view::in_flight(w);

@@ -4,7 +4,12 @@
 // hook site costs one load and one well-predicted branch.
 //
 // Times are taken as raw ticks (the TSC on x86-64, else CLOCK_MONOTONIC ns)
-// and converted to ns since the trace's start when a buffer is written.
+// and written as they are: the header holds the rate, and the readers
+// convert. A task's creation and spawn segment, its schedule segment and
+// start, and its end and finish segment are each one record (task_spawn,
+// task_run, task_done): the second hook of each pair turns the record the
+// first one wrote into the merged kind when nothing was written between
+// them, and writes a record of its own otherwise.
 #pragma once
 
 #include "trace/trace_format.hpp"
@@ -69,15 +74,15 @@ void stop(bool free_buffers);
 // records nothing (its runtime starts afresh without WEFT_TRACE's file).
 void forget_in_child();
 
-// One worker's buffer of records (times in raw ticks until written).
+// One worker's buffer of records (times in raw ticks).
 struct thread_log {
   record *pos = nullptr, *limit = nullptr, *buf = nullptr;
   uint16_t thread = 0;
   uint32_t next_id = 0, id_end = 0; // this worker's block of task ids
-  uint64_t mark = 0;        // end of the last finish segment, 0 if stale
-  uint64_t found = 0;       // end of the last schedule segment, 0 if stale
-  uint64_t next_sample = 0; // ticks of the next counter sample
-  uint64_t last_time = 0;   // last converted time (keeps chunks ordered)
+  uint64_t mark = 0;          // end of the last finish segment, 0 if stale
+  uint64_t found = 0;         // end of the last schedule segment, 0 if stale
+  uint64_t next_sample = 0;   // ticks of the next counter sample
+  std::size_t created_at = 0; // index in buf of the last task_create
 
   // Room for n consecutive records (writes the buffer out when full).
   record *reserve(std::size_t n) {
@@ -111,31 +116,85 @@ inline void scheduled(thread_log &l, uint32_t id) {
   uint64_t from = l.mark ? l.mark : ticks();
   uint64_t to = ticks();
   l.put(kind::overhead, static_cast<uint8_t>(overhead_kind::schedule), 0, from,
-        id, to);
+        id, to - from);
   l.found = to;
 }
-// The start time of a task that begins now.
-inline uint64_t begin_time(thread_log &l) {
-  return l.found ? l.found : ticks();
+// Task id begins now: its schedule segment's record, if it is the last one
+// written, becomes a task_run; else a task_begin.
+inline void begin(thread_log &l, uint32_t id) {
+  if (l.found && l.pos[-1].task == id) {
+    record &r = l.pos[-1];
+    r.type = kind::task_run;
+    r.arg = r.time;
+    r.time = l.found;
+    l.found = 0;
+  } else {
+    l.put(kind::task_begin, 0, 0, ticks(), id, 0);
+  }
 }
-// The trace flags of a task descriptor's.
-uint8_t flags_of(const task *t);
-// Records kept in ticks until written: an overhead record's arg holds its
-// end's ticks until then.
+// An overhead segment: its record holds its length in ticks.
 inline void overhead(thread_log &l, overhead_kind k, uint32_t id, uint64_t from,
                      uint64_t to) {
-  l.put(kind::overhead, static_cast<uint8_t>(k), 0, from, id, to);
+  l.put(kind::overhead, static_cast<uint8_t>(k), 0, from, id,
+        to > from ? to - from : 0);
+}
+// Task id's finish segment, from its task_end at `from` to `to`: merged into
+// that task_end (a task_done) if it is the last record written.
+inline void finished(thread_log &l, uint32_t id, uint64_t from, uint64_t to) {
+  record *r = l.pos - 1;
+  if (l.pos != l.buf && r->type == kind::task_end && r->task == id) {
+    r->type = kind::task_done;
+    r->arg = to;
+  } else {
+    overhead(l, overhead_kind::finish, id, from, to);
+  }
+}
+// Task id's spawn segment, from its creation at `from` to `to`: merged into
+// its task_create (a task_spawn) if that is still in the buffer and the
+// length fits in 32 bits.
+inline void spawned(thread_log &l, uint32_t id, uint64_t from, uint64_t to) {
+  uint64_t d = to > from ? to - from : 0;
+  if (l.created_at < static_cast<std::size_t>(l.pos - l.buf) &&
+      l.buf[l.created_at].type == kind::task_create &&
+      l.buf[l.created_at].task == id && d <= UINT32_MAX) {
+    record &r = l.buf[l.created_at];
+    r.type = kind::task_spawn;
+    r.arg |= d << 32;
+  } else {
+    overhead(l, overhead_kind::spawn, id, from, to);
+  }
 }
 thread_log *attach(int worker_id);
-// t gets a fresh id; its task_create (and dep records) at `at`.
-void created(thread_log &l, task *t, const task *parent, const weft_dep *deps,
-             int ndeps, uint8_t flags, uint64_t at);
+// ndeps dep records of task_id at r.
+inline void put_deps(const thread_log &l, record *r, uint64_t task_id,
+                     uint64_t at, const weft_dep *deps, int ndeps) {
+  for (int i = 0; i < ndeps; ++i)
+    r[i] = record{
+        kind::dep, static_cast<uint8_t>(deps[i].mode),      l.thread, 0, at,
+        task_id,   reinterpret_cast<uint64_t>(deps[i].addr)};
+}
+// A new task's task_create (and dep records) at `at`; returns its fresh id.
+inline uint32_t created(thread_log &l, uint32_t parent_id, const weft_dep *deps,
+                        int ndeps, uint8_t flags, uint64_t at) {
+  uint32_t id = l.fresh_id();
+  record *r = l.reserve(1 + static_cast<std::size_t>(ndeps));
+  *r = record{
+      kind::task_create, flags, l.thread, static_cast<uint32_t>(ndeps), at, id,
+      parent_id};
+  put_deps(l, r + 1, id, at, deps, ndeps);
+  l.created_at = static_cast<std::size_t>(r - l.buf);
+  return id;
+}
 // A new implicit task (parent: the encountering task's id, 0 for a thread's
 // first team): task_create and task_begin.
 void implicit_begin(thread_log &l, task *t, uint32_t parent_id);
 void wait_begin(thread_log &l, wait_kind k, uint32_t task_id,
                 const weft_dep *deps, int ndeps);
 // Counter samples, at most one set per worker every sample period.
-void maybe_sample(thread_log &l, worker &w, uint64_t at);
+void sample(thread_log &l, worker &w, uint64_t at);
+inline void maybe_sample(thread_log &l, worker &w, uint64_t at) {
+  if (__builtin_expect(at >= l.next_sample, 0))
+    sample(l, w, at);
+}
 
 } // namespace weft::trace

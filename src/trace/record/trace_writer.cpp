@@ -5,13 +5,16 @@
 namespace weft::trace {
 
 file_header make_header(const char *engine, const char *program,
-                        uint32_t threads, uint64_t start_unix_ns) {
+                        uint32_t threads, uint64_t start_unix_ns,
+                        uint64_t tick0, double ns_per_tick) {
   file_header h{};
   std::memcpy(h.magic, kMagic, sizeof h.magic);
   h.version = kVersion;
   h.record_size = sizeof(record);
   h.start_unix_ns = start_unix_ns;
   h.threads = threads;
+  h.tick0 = tick0;
+  h.ns_per_tick = ns_per_tick;
   std::strncpy(h.engine, engine ? engine : "", sizeof h.engine - 1);
   std::strncpy(h.program, program ? program : "", sizeof h.program - 1);
   return h;

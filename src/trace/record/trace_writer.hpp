@@ -12,9 +12,12 @@
 
 namespace weft::trace {
 
-// A header with magic, version and record size filled in.
+// A header with magic, version and record size filled in. Times in the
+// records are ticks: ns = (ticks - tick0) * ns_per_tick; the default writes
+// them as ns.
 file_header make_header(const char *engine, const char *program,
-                        uint32_t threads, uint64_t start_unix_ns);
+                        uint32_t threads, uint64_t start_unix_ns,
+                        uint64_t tick0 = 0, double ns_per_tick = 1.0);
 
 class writer {
 public:

@@ -1,0 +1,337 @@
+// Format version 2: times in ticks converted with the header's rate, and the
+// merged kinds (task_spawn, task_run, task_done) read back as the events
+// they stand for: the same records, the same graph, through trace::read and
+// record_stream, as the same trace written event by event in ns. A file of
+// another version is refused naming it. The recorder writes a leaf task as
+// three records.
+#include "trace/read/trace_graph.hpp"
+#include "trace/read/trace_reader.hpp"
+#include "trace/read/trace_stream.hpp"
+#include "trace/record/trace_writer.hpp"
+
+#include <weft/weft.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using namespace weft;
+using trace::kind;
+using trace::overhead_kind;
+
+std::string temp_path(const char *tag) {
+  return testing::TempDir() + "weft_merged_" + tag + "_" +
+         std::to_string(getpid()) + ".wtr";
+}
+
+trace::record rec(kind k, uint16_t th, uint64_t time, uint64_t task,
+                  uint64_t arg = 0, uint32_t count = 0, uint8_t sub = 0) {
+  return trace::record{k, sub, th, count, time, task, arg};
+}
+
+// The same program twice: `merged` as the recorder writes it (ticks, merged
+// kinds), `plain` as its events in ns (one record each, version 1's
+// meaning). Ticks: ns * 4 + kTick0, so that ns = (ticks - kTick0) * 0.25.
+constexpr uint64_t kTick0 = 1000;
+constexpr double kNsPerTick = 0.25;
+uint64_t tk(uint64_t ns) { return ns * 4 + kTick0; }
+
+struct two_traces {
+  std::map<uint16_t, std::vector<trace::record>> merged, plain;
+
+  // Task id (parent, deps) created at `at` by th, its spawn segment ending
+  // at `to`.
+  void spawn(uint16_t th, uint64_t at, uint64_t to, uint64_t id,
+             uint64_t parent, std::vector<uint64_t> deps = {}) {
+    uint32_t n = static_cast<uint32_t>(deps.size());
+    merged[th].push_back(rec(kind::task_spawn, th, tk(at), id,
+                             parent | ((to - at) * 4) << 32, n));
+    plain[th].push_back(rec(kind::task_create, th, at, id, parent, n));
+    for (uint64_t a : deps) {
+      uint8_t m = uint8_t(trace::dep_mode::inout);
+      merged[th].push_back(rec(kind::dep, th, tk(at), id, a, 0, m));
+      plain[th].push_back(rec(kind::dep, th, at, id, a, 0, m));
+    }
+    plain[th].push_back(rec(kind::overhead, th, at, id, to - at, 0,
+                            uint8_t(overhead_kind::spawn)));
+  }
+  // Task id found at `from` (schedule segment) and begun at `at`.
+  void run(uint16_t th, uint64_t from, uint64_t at, uint64_t id) {
+    merged[th].push_back(rec(kind::task_run, th, tk(at), id, tk(from)));
+    plain[th].push_back(rec(kind::overhead, th, from, id, at - from, 0,
+                            uint8_t(overhead_kind::schedule)));
+    plain[th].push_back(rec(kind::task_begin, th, at, id));
+  }
+  // Task id ended at `at`, its finish segment ending at `to`.
+  void done(uint16_t th, uint64_t at, uint64_t to, uint64_t id) {
+    merged[th].push_back(rec(kind::task_done, th, tk(at), id, tk(to)));
+    plain[th].push_back(rec(kind::task_end, th, at, id));
+    plain[th].push_back(rec(kind::overhead, th, at, id, to - at, 0,
+                            uint8_t(overhead_kind::finish)));
+  }
+  // A record of a kind that is not merged.
+  void both(trace::record r) {
+    plain[r.thread].push_back(r);
+    if (r.type == kind::overhead)
+      r.arg *= 4; // a length in ticks
+    r.time = tk(r.time);
+    merged[r.thread].push_back(r);
+  }
+
+  static void write(const std::string &path,
+                    const std::map<uint16_t, std::vector<trace::record>> &by,
+                    uint64_t tick0, double rate) {
+    trace::writer w(path,
+                    trace::make_header("sw", "merged", 2, 0, tick0, rate));
+    // Each thread in two chunks, interleaved.
+    for (int half = 0; half < 2; ++half)
+      for (const auto &[th, rs] : by) {
+        std::size_t mid = rs.size() / 2;
+        // A record and its dep records stay in one chunk.
+        while (mid < rs.size() && rs[mid].type == kind::dep)
+          ++mid;
+        if (half == 0)
+          w.write_chunk(th, rs.data(), mid);
+        else
+          w.write_chunk(th, rs.data() + mid, rs.size() - mid);
+      }
+    w.close();
+  }
+};
+
+// A root on thread 0 spawns a (inout x), b (inout x, y) and c (no deps),
+// waits; a runs on thread 1, b on thread 0 during the wait, c on thread 1.
+two_traces sample() {
+  two_traces t;
+  t.both(rec(kind::task_create, 0, 0, 1, 0, 0, trace::flag_implicit));
+  t.both(rec(kind::task_begin, 0, 0, 1));
+  t.both(rec(kind::task_create, 1, 1, 2, 0, 0, trace::flag_implicit));
+  t.both(rec(kind::task_begin, 1, 1, 2));
+  t.spawn(0, 10, 14, 10, 1, {0x100});
+  t.run(1, 12, 15, 10);
+  t.spawn(0, 20, 23, 11, 1, {0x100, 0x200});
+  t.spawn(0, 30, 31, 12, 1);
+  t.both(rec(kind::wait_begin, 0, 40, 1, 0, 0,
+             uint8_t(trace::wait_kind::taskwait)));
+  t.both(rec(kind::counter, 1, 50, 0, 3, 0, uint8_t(trace::counter_id::ready)));
+  t.done(1, 60, 64, 10);
+  t.run(1, 64, 70, 12);
+  t.done(1, 80, 81, 12);
+  t.run(0, 65, 66, 11);
+  t.done(0, 90, 95, 11);
+  // An overhead record of its own (a spawn segment too long to merge).
+  t.both(rec(kind::overhead, 0, 95, 0, 2, 0, uint8_t(overhead_kind::schedule)));
+  t.both(rec(kind::wait_end, 0, 100, 1, 0, 0,
+             uint8_t(trace::wait_kind::taskwait)));
+  t.both(rec(kind::task_end, 1, 110, 2));
+  t.both(rec(kind::task_end, 0, 120, 1));
+  return t;
+}
+
+void expect_same_graph(const trace::task_graph &a, const trace::task_graph &b) {
+  ASSERT_EQ(a.tasks.size(), b.tasks.size());
+  for (std::size_t i = 0; i < a.tasks.size(); ++i) {
+    const trace::task_node &x = a.tasks[i], &y = b.tasks[i];
+    EXPECT_EQ(x.id, y.id);
+    EXPECT_EQ(x.parent, y.parent) << x.id;
+    EXPECT_EQ(x.worker, y.worker) << x.id;
+    EXPECT_EQ(x.create_ns, y.create_ns) << x.id;
+    EXPECT_EQ(x.begin_ns, y.begin_ns) << x.id;
+    EXPECT_EQ(x.end_ns, y.end_ns) << x.id;
+    EXPECT_EQ(x.ndeps, y.ndeps) << x.id;
+    EXPECT_EQ(x.nsuccs, y.nsuccs) << x.id;
+    EXPECT_EQ(x.nsteps, y.nsteps) << x.id;
+  }
+  EXPECT_EQ(a.succs, b.succs);
+  ASSERT_EQ(a.steps.size(), b.steps.size());
+  for (std::size_t i = 0; i < a.steps.size(); ++i) {
+    EXPECT_EQ(a.steps[i].type, b.steps[i].type) << i;
+    EXPECT_EQ(a.steps[i].value, b.steps[i].value) << i;
+  }
+}
+
+TEST(MergedRecords, ReadAsTheEventsTheyStandFor) {
+  two_traces t = sample();
+  std::string mpath = temp_path("merged"), ppath = temp_path("plain");
+  two_traces::write(mpath, t.merged, kTick0, kNsPerTick);
+  two_traces::write(ppath, t.plain, 0, 1.0);
+  trace::trace_data m = trace::read(mpath), p = trace::read(ppath);
+  EXPECT_EQ(m.header.tick0, kTick0);
+  EXPECT_EQ(m.header.ns_per_tick, kNsPerTick);
+  ASSERT_EQ(m.records.size(), p.records.size());
+  std::size_t merged_records = 0;
+  for (const auto &[th, rs] : t.merged)
+    merged_records += rs.size();
+  EXPECT_LT(merged_records, p.records.size()); // the merge saved records
+  for (std::size_t i = 0; i < p.records.size(); ++i) {
+    const trace::record &a = m.records[i], &b = p.records[i];
+    EXPECT_EQ(a.type, b.type) << i;
+    EXPECT_EQ(a.sub, b.sub) << i;
+    EXPECT_EQ(a.thread, b.thread) << i;
+    EXPECT_EQ(a.count, b.count) << i;
+    EXPECT_EQ(a.time, b.time) << i;
+    EXPECT_EQ(a.task, b.task) << i;
+    EXPECT_EQ(a.arg, b.arg) << i;
+  }
+  // b (11) depends on a (10) through x; c (12) on nothing.
+  trace::task_graph gm = trace::build_graph(m), gp = trace::build_graph(p);
+  expect_same_graph(gm, gp);
+  uint32_t a = gm.index_of(10), b = gm.index_of(11);
+  ASSERT_EQ(gm.tasks[a].nsuccs, 1u);
+  EXPECT_EQ(gm.succs[gm.tasks[a].first_succ], b);
+  EXPECT_EQ(gm.tasks[b].begin_ns, 66u);
+  EXPECT_EQ(gm.tasks[a].end_ns, 60u);
+
+  // The stream returns the same events in the same order.
+  trace::record_stream s(mpath);
+  EXPECT_EQ(s.total(), merged_records);
+  trace::record r;
+  std::size_t i = 0;
+  while (s.next(r)) {
+    ASSERT_LT(i, m.records.size());
+    EXPECT_EQ(std::memcmp(&r, &m.records[i], sizeof r), 0) << "event " << i;
+    ++i;
+  }
+  EXPECT_EQ(i, m.records.size());
+  EXPECT_EQ(s.done(), merged_records);
+  std::remove(mpath.c_str());
+  std::remove(ppath.c_str());
+}
+
+// A merged record's damage is reported like any other's.
+TEST(MergedRecords, SpawnWithoutItsDepsIsAnError) {
+  std::string path = temp_path("damaged");
+  {
+    trace::writer w(path, trace::make_header("sw", "p", 1, 0));
+    std::vector<trace::record> rs = {rec(kind::task_spawn, 0, 5, 3, 1, 2),
+                                     rec(kind::dep, 0, 5, 3, 8, 0, 3)};
+    w.write_chunk(0, rs.data(), rs.size());
+    w.close();
+  }
+  try {
+    trace::read(path);
+    FAIL() << "a task_spawn one dep record short was accepted";
+  } catch (const trace::error &e) {
+    EXPECT_NE(std::string(e.what()).find("1 dep records short"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(trace::record_stream{path}, trace::error);
+  std::remove(path.c_str());
+}
+
+// A version 1 file (112-byte header, times in ns) is refused, naming its
+// version, by both readers.
+TEST(MergedRecords, OldVersionIsRefusedNamingIt) {
+  std::string path = temp_path("v1");
+  {
+    std::vector<char> b(112 + sizeof(trace::chunk_header) +
+                        sizeof(trace::record));
+    std::memcpy(b.data(), trace::kMagic, 8);
+    uint32_t version = 1, size = 32;
+    std::memcpy(b.data() + 8, &version, 4);
+    std::memcpy(b.data() + 12, &size, 4);
+    trace::chunk_header c{trace::kChunkMagic, 0, 0, 1, 0};
+    std::memcpy(b.data() + 112, &c, sizeof c);
+    trace::record r = rec(kind::task_begin, 0, 5, 1);
+    std::memcpy(b.data() + 112 + sizeof c, &r, sizeof r);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(b.data(), static_cast<std::streamsize>(b.size()));
+  }
+  for (int reader = 0; reader < 2; ++reader) {
+    try {
+      if (reader == 0)
+        trace::read(path);
+      else
+        trace::record_stream s(path);
+      FAIL() << "a version 1 trace was accepted";
+    } catch (const trace::error &e) {
+      std::string what = e.what();
+      EXPECT_NE(what.find("trace format version 1,"), std::string::npos)
+          << what;
+      EXPECT_NE(what.find("reads version 2"), std::string::npos) << what;
+      EXPECT_NE(what.find(path), std::string::npos) << what;
+    }
+  }
+  std::remove(path.c_str());
+}
+
+void leaf(void *) {}
+
+// The records of a file as written (kinds counted), read past the readers.
+std::map<kind, std::size_t> kinds_in(const std::string &path) {
+  std::map<kind, std::size_t> n;
+  std::ifstream in(path, std::ios::binary);
+  trace::file_header h;
+  in.read(reinterpret_cast<char *>(&h), sizeof h);
+  trace::chunk_header c;
+  while (in.read(reinterpret_cast<char *>(&c), sizeof c)) {
+    std::vector<trace::record> rs(c.records);
+    in.read(reinterpret_cast<char *>(rs.data()),
+            static_cast<std::streamsize>(rs.size() * sizeof(trace::record)));
+    for (const trace::record &r : rs)
+      ++n[r.type];
+  }
+  return n;
+}
+
+// Leaf tasks at 1, 2 and 4 threads: every task is a task_spawn, a task_run
+// (or, when nothing scheduled it, a task_begin) and a task_done; the trace
+// reads back with every task begun after its creation and the same
+// per-task events as before the merge.
+TEST(MergedRecords, RecorderWritesALeafTaskAsThreeRecords) {
+  for (int threads : {1, 2, 4}) {
+    std::string path = temp_path("leaves") + std::to_string(threads);
+    setenv("WEFT_TRACE", path.c_str(), 1);
+    ASSERT_EQ(weft_init(threads), WEFT_OK) << weft_last_error();
+    // Batches of 50: below the throttle's limit (a throttled task runs
+    // in place, begun without a schedule segment).
+    const int n = 5000;
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(weft_spawn(leaf, nullptr, nullptr, 0), WEFT_OK);
+      if (i % 50 == 49) {
+        ASSERT_EQ(weft_taskwait(), WEFT_OK);
+      }
+    }
+    ASSERT_EQ(weft_shutdown(), WEFT_OK);
+    unsetenv("WEFT_TRACE");
+    std::map<kind, std::size_t> k = kinds_in(path);
+    EXPECT_EQ(k[kind::task_spawn], std::size_t(n)) << threads;
+    EXPECT_EQ(k[kind::task_done], std::size_t(n)) << threads;
+    EXPECT_EQ(k[kind::task_run] + k[kind::task_begin], std::size_t(n + threads))
+        << threads;
+    EXPECT_GE(k[kind::task_run], std::size_t(n) * 9 / 10) << threads;
+    EXPECT_EQ(k[kind::task_create], std::size_t(threads)) << threads;
+    trace::trace_data t = trace::read(path);
+    std::map<kind, std::size_t> events;
+    std::map<uint8_t, std::size_t> overheads;
+    for (const trace::record &r : t.records) {
+      ++events[r.type];
+      if (r.type == kind::overhead)
+        ++overheads[r.sub];
+    }
+    EXPECT_EQ(events[kind::task_create], std::size_t(n + threads));
+    EXPECT_EQ(events[kind::task_begin], std::size_t(n + threads));
+    EXPECT_EQ(events[kind::task_end], std::size_t(n + threads));
+    EXPECT_EQ(overheads[uint8_t(overhead_kind::spawn)], std::size_t(n));
+    EXPECT_EQ(overheads[uint8_t(overhead_kind::finish)], std::size_t(n));
+    trace::task_graph g = trace::build_graph(t);
+    ASSERT_EQ(g.tasks.size(), std::size_t(n + threads));
+    for (const trace::task_node &x : g.tasks) {
+      EXPECT_LE(x.create_ns, x.begin_ns) << x.id;
+      EXPECT_LE(x.begin_ns, x.end_ns) << x.id;
+    }
+    std::remove(path.c_str());
+  }
+}
+
+} // namespace
