@@ -1,9 +1,9 @@
 // A team member's mailbox: ready tasks sent to one chosen member of a team
 // (runtime::spawn_to), as oneTBB's affinity mailbox. Any thread of the team
 // puts; the member takes its own mail when its deque is empty, before it
-// steals; another member takes a letter only once it has waited the
-// patience below (the owner is busy in a long task, or is not given a core),
-// so that mail never holds back load balance and is never lost.
+// steals; another member takes a letter only once it has waited kMailPatience
+// (the owner is busy in a long task, or is not given a core), so that mail
+// never holds back load balance and is never lost.
 //
 // A locked FIFO (letters are sent at the rate of placed tasks, far below the
 // rate of ordinary tasks); whether it is empty is one relaxed load, so a
@@ -21,12 +21,8 @@ namespace weft {
 
 struct task;
 
-// How long a letter waits for its owner before another member may take it:
-// while the owner runs a task (it may stay in it), and while it is idle
-// (looking for work, asleep, or woken and not yet given a core: it takes
-// the letter itself as soon as it runs, so only a long absence counts).
+// How long a letter waits for its owner before another member may take it.
 inline constexpr uint64_t kMailPatienceNs = 200'000;
-inline constexpr uint64_t kMailIdlePatienceNs = 5'000'000;
 
 // Monotonic nanoseconds (a letter's stamp).
 uint64_t mail_clock_ns();

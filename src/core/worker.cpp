@@ -37,7 +37,7 @@ worker::membership worker::enter_team(team *t, int i) {
   team_ = t;
   slot_ = &s;
   slot_index_ = i;
-  set_current(&s.implicit);
+  current_ = &s.implicit;
   task_data_ = nullptr;
   mark_ = s.deque.next_index();
   tied_ = &s.implicit;
@@ -53,7 +53,7 @@ void worker::leave_team(const membership &m) {
   team_ = m.t;
   slot_ = m.slot;
   slot_index_ = m.index;
-  set_current(m.current);
+  current_ = m.current;
   task_data_ = m.data;
   mark_ = m.mark;
   tied_ = m.tied;
@@ -253,7 +253,7 @@ __attribute__((always_inline)) inline void worker::run_body(task *t) {
   void *prev_data = task_data_;
   int64_t prev_mark = mark_;
   task *prev_tied = tied_;
-  set_current(t);
+  current_ = t;
   task_data_ = nullptr;
   mark_ = slot_->deque.next_index();
   if (!(t->flags & TASK_UNTIED))
@@ -271,7 +271,7 @@ __attribute__((always_inline)) inline void worker::run_body(task *t) {
   }
   if (__builtin_expect(task_data_ != nullptr, 0))
     end_task_data();
-  set_current(prev);
+  current_ = prev;
   task_data_ = prev_data;
   mark_ = prev_mark;
   tied_ = prev_tied;
@@ -296,7 +296,7 @@ __attribute__((always_inline)) inline void worker::run_inline_task(task &t) {
   void *prev_data = task_data_;
   int64_t prev_mark = mark_;
   task *prev_tied = tied_;
-  set_current(&t);
+  current_ = &t;
   task_data_ = nullptr;
   mark_ = slot_->deque.next_index();
   tied_ = &t;
@@ -324,7 +324,7 @@ __attribute__((always_inline)) inline void worker::run_inline_task(task &t) {
   }
   if (t.domain)
     rt_.engine().task_end(*this, &t);
-  set_current(parent);
+  current_ = parent;
   mark_ = prev_mark;
   tied_ = prev_tied;
   if (std::exception_ptr *e = t.exc.exchange(nullptr)) {
@@ -621,18 +621,13 @@ task *worker::take_foreign_mail(task *limit) {
   uint64_t now = 0;
   for (int i = 1; i < n; ++i) {
     int v = slot_index_ + i < n ? slot_index_ + i : slot_index_ + i - n;
-    team_slot &s = team_->slot(v);
-    if (!s.mail.maybe_nonempty())
+    mailbox &m = team_->slot(v).mail;
+    if (!m.maybe_nonempty())
       continue;
     if (now == 0)
       now = mail_clock_ns();
-    // A member running a task may stay in it: its letters wait the short
-    // patience. An idle one (looking for work, asleep, woken but not yet
-    // given a core) takes them itself unless it stays away far longer.
-    worker *owner = s.w;
-    const bool busy = owner && owner->running_task_of(s);
-    const uint64_t patience = busy ? kMailPatienceNs : kMailIdlePatienceNs;
-    if (task *t = accept_mail(s.mail.take_if_stamped_by(now - patience), limit))
+    if (task *t =
+            accept_mail(m.take_if_stamped_by(now - kMailPatienceNs), limit))
       return t;
   }
   return nullptr;

@@ -54,13 +54,6 @@ public:
   worker &operator=(const worker &) = delete;
 
   int id() const { return id_; }
-  // Any thread: whether this worker, a member in slot s, runs a task (not
-  // its implicit task). A hint: it may have changed by the time it is used.
-  bool running_task_of(team_slot &s) const {
-    task *cur = std::atomic_ref<task *>(const_cast<task *&>(current_))
-                    .load(std::memory_order_relaxed);
-    return cur != &s.implicit;
-  }
   runtime &rt() { return rt_; }
   task *current() const { return current_; }
   task_pool &pool() { return pool_; }
@@ -161,11 +154,6 @@ public:
 
 private:
   friend class runtime;
-  // current_ is read by other members (running_task_of): written atomically
-  // (a plain store on the machines weft runs on).
-  void set_current(task *t) {
-    std::atomic_ref<task *>(current_).store(t, std::memory_order_relaxed);
-  }
   task *find_work();
   task *find_any();
   // OpenMP's Task Scheduling Constraint 2: while tied task c is suspended
