@@ -1,6 +1,8 @@
 // The Myrmics model's replay (myrmics.hpp).
 #include "myrmics.hpp"
 
+#include "base/tree_shape.hpp"
+
 #include <algorithm>
 #include <deque>
 #include <queue>
@@ -9,34 +11,14 @@
 namespace weft::sim {
 
 std::vector<uint32_t> myrmics_config::parse_schedulers(const std::string &s) {
+  // Fan-outs in [1, 1024], at most 65536 leaves (base/tree_shape.hpp, the
+  // runtime's parser of WEFT_SCHEDULERS with wider limits).
+  static constexpr tree_shape_limits kLimits{1024, 0, 0, 65536};
   std::vector<uint32_t> fan;
-  if (s == "flat" || s == "1")
-    return fan;
-  auto bad = [&](const std::string &why) {
-    return error("--param schedulers=" + s + ": " + why +
-                 " (expected flat, 1, or 1xA[xB...] such as 1x4, 1x2x4)");
-  };
-  if (s.rfind("1x", 0) != 0)
-    throw bad("the top level must be one scheduler");
-  std::size_t at = 2;
-  uint64_t total = 1;
-  for (;;) {
-    std::size_t x = s.find('x', at);
-    std::string item = s.substr(at, x - at);
-    if (item.empty() || item.size() > 4 ||
-        item.find_first_not_of("0123456789") != std::string::npos)
-      throw bad("'" + item + "' is not a fan-out in [1, 1024]");
-    unsigned long v = std::stoul(item);
-    if (v < 1 || v > 1024)
-      throw bad("'" + item + "' is not a fan-out in [1, 1024]");
-    total *= v;
-    if (total > 65536)
-      throw bad("more than 65536 leaf schedulers");
-    fan.push_back(static_cast<uint32_t>(v));
-    if (x == std::string::npos)
-      return fan;
-    at = x + 1;
-  }
+  std::string why;
+  if (!parse_tree_shape("--param schedulers", s.c_str(), kLimits, fan, why))
+    throw error(why);
+  return fan;
 }
 
 uint32_t myrmics_config::schedulers() const {

@@ -30,7 +30,9 @@
 // parent's (or taskgroup's) counter; an engine's ready task
 // (engine_host::ready) wakes one member of the task's team; a job submitted
 // to a team's inbox (core/inbox.hpp) by a thread outside it wakes one member,
-// and work_visible counts the inbox.
+// and work_visible counts the inbox; a task sent to a member's mailbox
+// (core/mailbox.hpp, team::mail) wakes that member, or one sleeper when the
+// member is awake, and work_visible counts every member's mailbox.
 #pragma once
 
 #include "base/backoff.hpp"

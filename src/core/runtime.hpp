@@ -46,6 +46,14 @@ public:
 
   // ---- operations on the calling worker's current task -------------------
   int spawn(worker &w, task *t, const weft_dep *deps, int ndeps);
+  // As spawn with no dependences, but t, once ready, goes to the mailbox of
+  // member `member` of w's team (team::mail): that member runs it unless it
+  // stays busy past kMailPatienceNs. Where spawn would run t at once in the
+  // creating thread (throttling, serialization) it still does, and an
+  // engine that answers `pending` makes t ready where it pleases (the
+  // hardware models): placement is then lost. Returns a weft error code
+  // (member out of range: WEFT_EINVAL naming it, t untouched).
+  int spawn_to(worker &w, task *t, int member);
   int taskwait(worker &w);
   int taskwait_deps(worker &w, const weft_dep *deps, int ndeps);
   int taskgroup_begin(worker &w);
@@ -104,6 +112,10 @@ public:
 
 private:
   worker *new_worker(bool with_thread);
+  // spawn's body; queue_ready(t) queues a task ready at submission.
+  template <class Queue>
+  int spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
+               Queue queue_ready);
   // taskwait and taskwait_deps without their trace points.
   int wait_all_children(worker &w);
   int wait_children_on(worker &w, const weft_dep *deps, int ndeps);

@@ -31,7 +31,10 @@ uint64_t runtime::unfinished_children(worker &w, task *parent) {
          finished_children(parent->children.load(std::memory_order_acquire));
 }
 
-int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
+template <class Queue>
+__attribute__((always_inline)) inline int
+runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
+                  Queue queue_ready) {
   // Traced: task_create at entry; the spawn segment ends at the engine's
   // first answer (or before the task runs here).
   uint64_t t0 = trace_point::spawn_begin();
@@ -88,7 +91,7 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
     }
   }
   if (r == submit_result::ready)
-    w.push_ready(t);
+    queue_ready(t);
   trace_point::spawn_end(w, id, t0);
   if (r == submit_result::serialize) {
     serialize(w, parent, t);
@@ -102,6 +105,21 @@ int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
     }
   }
   return WEFT_OK;
+}
+
+int runtime::spawn(worker &w, task *t, const weft_dep *deps, int ndeps) {
+  return spawn_as(w, t, deps, ndeps, [&w](task *x) { w.push_ready(x); });
+}
+
+int runtime::spawn_to(worker &w, task *t, int member) {
+  team *home = w.current_team();
+  if (member < 0 || member >= home->size())
+    return set_error(WEFT_EINVAL,
+                     "spawn_to: member %d is not in [0, %d) (the team of "
+                     "worker %d)",
+                     member, home->size(), w.id());
+  return spawn_as(w, t, nullptr, 0,
+                  [home, member](task *x) { home->mail(member, x); });
 }
 
 void runtime::serialize(worker &w, task *parent, task *t) {

@@ -98,6 +98,20 @@ bool team::wait_barrier(worker &w, std::atomic<uint64_t> &word,
   return c;
 }
 
+void team::mail(int member, task *t) {
+  team_slot &s = *slots_[member];
+  s.mail.put(t, mail_clock_ns());
+  // Pairs with the sleeper's heavy_fence between announcing itself (its
+  // sleeping flag, num_sleeping) and its last look (work_visible counts
+  // every mailbox), as push_ready.
+  light_fence();
+  if (worker *w = s.w)
+    if (rt_.try_wake(*w))
+      return;
+  if (num_sleeping_.load(std::memory_order_seq_cst) > 0)
+    wake_one();
+}
+
 void team::wake_one() {
   unsigned start = wake_cursor_.fetch_add(1, std::memory_order_relaxed);
   for (int i = 0; i < size_; ++i)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "inbox.hpp"
+#include "mailbox.hpp"
 #include "ready_deque.hpp"
 #include "task.hpp"
 
@@ -28,6 +29,8 @@ struct alignas(64) team_slot {
   std::atomic<uint64_t> finished{0};
   worker *w = nullptr; // the occupant
   class team *owner = nullptr;
+  // Ready tasks sent to the occupant (team::mail), on lines of their own.
+  alignas(64) mailbox mail;
 
   void reset_implicit(int worker_id);
 };
@@ -64,6 +67,10 @@ public:
   std::atomic<int> &num_sleeping() { return num_sleeping_; }
   // Jobs from threads outside the team; its members run them when idle.
   inbox &external() { return external_; }
+  // Any member: queue the ready task t in the mailbox of member `member`
+  // (core/mailbox.hpp) and wake that member if it sleeps, else one sleeper
+  // (who takes t if the member stays busy past kMailPatienceNs).
+  void mail(int member, task *t);
   void wake_one();
   void wake_all(const worker *except);
 

@@ -578,6 +578,9 @@ __attribute__((always_inline)) inline task *worker::find_any() {
     else
       put_aside(t);
   }
+  if (slot_->mail.maybe_nonempty())
+    if (task *t = accept_mail(slot_->mail.take(), limit))
+      return t;
   dependency_engine &eng = rt_.engine();
   if (eng.holds_ready_tasks())
     while (task *t = eng.fetch(*this)) {
@@ -587,7 +590,34 @@ __attribute__((always_inline)) inline task *worker::find_any() {
         return t;
       rt_.engine_ready(t);
     }
-  return steal(limit);
+  task *t = steal(limit);
+  if (t || team_->size() == 1)
+    return t;
+  return take_foreign_mail(limit);
+}
+
+task *worker::accept_mail(task *t, task *limit) {
+  if (!t || !limit || may_start(t, limit))
+    return t;
+  put_aside(t);
+  return nullptr;
+}
+
+task *worker::take_foreign_mail(task *limit) {
+  const int n = team_->size();
+  uint64_t now = 0;
+  for (int i = 1; i < n; ++i) {
+    int v = slot_index_ + i < n ? slot_index_ + i : slot_index_ + i - n;
+    mailbox &m = team_->slot(v).mail;
+    if (!m.maybe_nonempty())
+      continue;
+    if (now == 0)
+      now = mail_clock_ns();
+    if (task *t =
+            accept_mail(m.take_if_stamped_by(now - kMailPatienceNs), limit))
+      return t;
+  }
+  return nullptr;
 }
 
 void worker::drain_engine() {
@@ -602,8 +632,11 @@ bool worker::work_visible() {
     return true;
   if (rt_.engine().holds_ready_tasks() && rt_.engine().has_ready(*this))
     return true;
+  // Letters of other members too: a letter whose owner stays busy is ours
+  // once it has waited past its patience.
   for (int i = 0; i < team_->size(); ++i)
-    if (team_->slot(i).deque.maybe_nonempty())
+    if (team_->slot(i).deque.maybe_nonempty() ||
+        team_->slot(i).mail.maybe_nonempty())
       return true;
   return false;
 }

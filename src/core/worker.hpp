@@ -3,8 +3,10 @@
 // and waits for the next team between parallel regions. Scheduling order
 // when a worker looks for work: the task its last retirement made ready
 // (immediate successor), then the team's prioritised tasks, its own deque
-// (newest first), the engine's ready queue, then stealing (oldest first)
-// from a random member of its team.
+// (newest first), its mailbox (tasks sent to it, core/mailbox.hpp), the
+// engine's ready queue, then stealing (oldest first) from a random member of
+// its team, then letters that waited past their patience in other members'
+// mailboxes.
 #pragma once
 
 #include "base/check.hpp"
@@ -181,6 +183,12 @@ private:
   void put_aside(task *t);
   // The first task of the team's priority heap that may start under limit.
   task *steal(task *limit);
+  // A letter taken from a mailbox, if it may start under limit (else it is
+  // put aside).
+  task *accept_mail(task *t, task *limit);
+  // The oldest letter of another member's mailbox that waited past
+  // kMailPatienceNs, if any.
+  task *take_foreign_mail(task *limit);
   bool work_visible();
   // Tasks the engine queued for this worker while it is in no team.
   void drain_engine();

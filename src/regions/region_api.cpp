@@ -156,35 +156,6 @@ scheduler &place(rtask &t) {
   return leaf;
 }
 
-// A core task standing for one placed region task: runs a task placed at
-// the leaf of the worker it runs on, or, when that leaf has none waiting,
-// one from the other leaves (there are at least as many waiting tasks as
-// these core tasks not yet started: each is spawned after its task is
-// queued, and each takes one).
-void run_placed(void *) {
-  scheduler_tree &tree = placing_tree();
-  scheduler &mine = tree.leaf_of_worker(tl_worker->id());
-  const std::vector<scheduler *> &leaves = tree.leaves();
-  std::size_t n = leaves.size();
-  for (std::size_t k = 0;; ++k) {
-    scheduler &leaf = *leaves[(std::size_t(mine.leaf_index) + k) % n];
-    void *t = nullptr;
-    {
-      std::lock_guard<std::mutex> lk(leaf.queue_lock);
-      if (!leaf.queue.empty()) {
-        t = leaf.queue.front();
-        leaf.queue.pop_front();
-      }
-    }
-    if (t) {
-      if (&leaf == &mine)
-        mine.ran_here.fetch_add(1, std::memory_order_relaxed);
-      run_rtask(t);
-      return;
-    }
-  }
-}
-
 // Hand ready tasks to the core (no lock held: the core may run one here).
 void launch(ready_list &ready) {
   bool tree = region_space::get().schedulers().size() > 1;
@@ -198,16 +169,22 @@ void launch(ready_list &ready) {
       continue;
     }
     if (tree) {
+      // The leaf by the score, a worker of the leaf by its load, and the
+      // task to that worker's mailbox (the native team's member i is worker
+      // i). Elsewhere (inside an OpenMP team) it is only counted as placed.
       scheduler &leaf = place(*t);
       t->placed = &leaf;
-      {
-        std::lock_guard<std::mutex> lk(leaf.queue_lock);
-        leaf.queue.push_back(t);
+      worker &w = *tl_worker;
+      runtime &rt = w.rt();
+      t->chosen = placing_tree().pick_worker(leaf, w.id());
+      team &home = rt.initial_team();
+      if (w.current_team() == &home) {
+        task *core = w.alloc_task(run_rtask, t);
+        if (rt.spawn_to(w, core, t->chosen % home.size()) != WEFT_OK)
+          fatal("weft regions: handing a ready task to worker %d failed: %s",
+                t->chosen, weft_last_error());
+        continue;
       }
-      if (int rc = weft_spawn(run_placed, nullptr, nullptr, 0); rc != WEFT_OK)
-        fatal("weft regions: handing a ready task to the core failed: %s",
-              weft_last_error());
-      continue;
     }
     if (int rc = weft_spawn(run_rtask, t, nullptr, 0); rc != WEFT_OK)
       fatal("weft regions: handing a ready task to the core failed: %s",
@@ -216,8 +193,10 @@ void launch(ready_list &ready) {
 }
 
 void finish(rtask *t) {
-  if (t->placed)
+  if (t->placed) {
     scheduler_tree::unplace_task(*t->placed);
+    placing_tree().unpick_worker(t->chosen);
+  }
   ready_list ready;
   region_space::get().release(*t, ready);
   destroy_rtask(t);
@@ -229,6 +208,13 @@ void run_rtask(void *p) {
   rtask *prev = tl_rtask;
   tl_rtask = t;
   t->core = tl_worker->current();
+  if (scheduler *leaf = t->placed) {
+    const int me = tl_worker->id();
+    if (me == t->chosen)
+      leaf->hits.fetch_add(1, std::memory_order_relaxed);
+    if (&placing_tree().leaf_of_worker(me) == leaf)
+      leaf->ran_here.fetch_add(1, std::memory_order_relaxed);
+  }
   for (int i = 0; __builtin_expect(trace::on(), 0) && i < t->nentries; ++i) {
     const entry &e = t->entries[i];
     const node &n = *e.target;

@@ -35,6 +35,25 @@ void report_unwaited_exception() {
     std::fprintf(stderr, "weft: a region task threw a C++ exception that no "
                          "weft_wait reported\n");
 }
+
+// WEFT_STATS: the region statistics at exit (under a scheduler tree, the
+// placement hits: placed tasks that ran on the worker chosen for them).
+void report_region_stats() {
+  const char *s = env::get("WEFT_STATS");
+  if (!s || *s == '0')
+    return;
+  region_space &sp = region_space::get();
+  scheduler_tree &tree = sp.schedulers();
+  scheduler_tree::placement_totals t = tree.totals();
+  std::fprintf(stderr,
+               "weft regions: schedulers=%s live_regions=%llu placed=%llu "
+               "on_chosen_worker=%llu (%.1f%%) on_chosen_leaf=%llu (%.1f%%)\n",
+               tree.shape().c_str(), (unsigned long long)sp.live_regions(),
+               (unsigned long long)t.placed, (unsigned long long)t.on_worker,
+               t.placed ? 100.0 * double(t.on_worker) / double(t.placed) : 0.0,
+               (unsigned long long)t.on_leaf,
+               t.placed ? 100.0 * double(t.on_leaf) / double(t.placed) : 0.0);
+}
 } // namespace
 
 region_space &region_space::get() {
@@ -42,6 +61,7 @@ region_space &region_space::get() {
   static region_space *s = [] {
     auto *p = new region_space;
     std::atexit(report_unwaited_exception);
+    std::atexit(report_region_stats);
     return p;
   }();
   return *s;

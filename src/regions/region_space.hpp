@@ -97,6 +97,7 @@ struct rtask {
   std::atomic<int> ungranted{0};
   void *core = nullptr;        // the core task running it
   scheduler *placed = nullptr; // the leaf it was placed at (trees only)
+  int chosen = -1;             // the worker chosen there (its mailbox)
   bool waiter = false;         // weft_wait's pseudo task
   int waiter_worker = -1;
   std::atomic<bool> ready{false};

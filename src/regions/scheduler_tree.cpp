@@ -4,15 +4,15 @@
 #include "base/check.hpp"
 #include "base/env.hpp"
 #include "base/error.hpp"
+#include "base/tree_shape.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace weft::regions {
 
 namespace {
-constexpr uint64_t kMaxFanout = 64;
-constexpr std::size_t kMaxSchedulers = 4096;
+// Fan-outs in [1, 64], at most 16 levels and 4096 schedulers.
+constexpr tree_shape_limits kShapeLimits{64, 16, 4096, 0};
 } // namespace
 
 bool scheduler::is_ancestor_of(const scheduler &s) const {
@@ -24,39 +24,11 @@ bool scheduler::is_ancestor_of(const scheduler &s) const {
 
 bool parse_scheduler_shape(const char *text, std::vector<int> &fanouts,
                            std::string &error) {
-  fanouts.clear();
-  if (!text || !std::strcmp(text, "flat") || !std::strcmp(text, "1"))
-    return true;
-  auto bad = [&](const char *why) {
-    error = std::string("WEFT_SCHEDULERS=") + text + ": " + why +
-            " (expected flat, 1, or 1xA[xB...] such as 1x2, 1x4, 1x2x2: one "
-            "top scheduler, then the fan-out of each level, in [1, 64])";
-    fanouts.clear();
-    return false;
-  };
-  std::string_view rest(text);
-  if (rest.substr(0, 2) != "1x")
-    return bad("the top level must be one scheduler");
-  rest.remove_prefix(2);
-  std::size_t total = 1, at_level = 1;
-  while (true) {
-    std::size_t x = rest.find('x');
-    std::string part(rest.substr(0, x));
-    uint64_t f;
-    if (!env::parse_uint(part.c_str(), 1, kMaxFanout, f))
-      return bad(part.empty() ? "an empty fan-out"
-                              : "a fan-out not in [1, 64]");
-    fanouts.push_back(int(f));
-    if (fanouts.size() > 15)
-      return bad("more than 16 levels");
-    at_level *= f;
-    total += at_level;
-    if (total > kMaxSchedulers)
-      return bad("more than 4096 schedulers");
-    if (x == std::string_view::npos)
-      return true;
-    rest.remove_prefix(x + 1);
-  }
+  std::vector<uint32_t> f;
+  const bool ok =
+      parse_tree_shape("WEFT_SCHEDULERS", text, kShapeLimits, f, error);
+  fanouts.assign(f.begin(), f.end());
+  return ok;
 }
 
 scheduler_tree::scheduler_tree() {
@@ -125,14 +97,45 @@ void scheduler_tree::assign_workers(int nworkers) {
   WEFT_CHECK(nworkers > 0 && worker_leaf_.empty(),
              "assign_workers: %d workers, or called twice", nworkers);
   std::size_t nleaves = leaves_.size();
+  worker_load_ =
+      std::make_unique<std::atomic<int64_t>[]>(std::size_t(nworkers));
   for (int w = 0; w < nworkers; ++w) {
     std::size_t leaf = std::size_t(nworkers) >= nleaves
                            ? std::size_t(w) * nleaves / std::size_t(nworkers)
                            : std::size_t(w);
     worker_leaf_.push_back(leaves_[leaf]);
+    if (leaves_[leaf]->first_worker < 0)
+      leaves_[leaf]->first_worker = w;
     for (scheduler *x = leaves_[leaf]; x; x = x->parent)
       ++x->workers;
   }
+}
+
+int scheduler_tree::pick_worker(const scheduler &leaf, int self) {
+  WEFT_CHECK(leaf.leaf_index >= 0 && leaf.workers > 0,
+             "pick_worker: scheduler %d is not a leaf with workers", leaf.id);
+  int best = leaf.first_worker;
+  int64_t best_load =
+      worker_load_[std::size_t(best)].load(std::memory_order_relaxed);
+  for (int w = best + 1; w < leaf.first_worker + leaf.workers; ++w) {
+    int64_t l = worker_load_[std::size_t(w)].load(std::memory_order_relaxed);
+    if (l < best_load || (l == best_load && w == self)) {
+      best = w;
+      best_load = l;
+    }
+  }
+  worker_load_[std::size_t(best)].fetch_add(1, std::memory_order_relaxed);
+  return best;
+}
+
+scheduler_tree::placement_totals scheduler_tree::totals() const {
+  placement_totals t;
+  for (const scheduler *leaf : leaves_) {
+    t.placed += leaf->placed.load(std::memory_order_relaxed);
+    t.on_worker += leaf->hits.load(std::memory_order_relaxed);
+    t.on_leaf += leaf->ran_here.load(std::memory_order_relaxed);
+  }
+  return t;
 }
 
 scheduler *best_child(const std::vector<scheduler *> &candidates,

@@ -20,7 +20,7 @@
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -37,15 +37,14 @@ struct scheduler {
   std::atomic<uint64_t> regions{0};
   // Tasks placed in its subtree and not finished (the load report).
   std::atomic<int64_t> load{0};
-  int workers = 0;     // workers of the leaves below it
-  int leaf_index = -1; // leaves: index among the leaves
-  // Leaves: the ready tasks placed here, waiting for a worker (guarded by
-  // queue_lock, taken alone).
-  std::mutex queue_lock;
-  std::deque<void *> queue;
-  // Tasks placed in its subtree; leaves: the ones a worker of this leaf
-  // ran (the rest ran elsewhere: no worker of the leaf was free first).
-  std::atomic<uint64_t> placed{0}, ran_here{0};
+  int workers = 0;       // workers of the leaves below it
+  int leaf_index = -1;   // leaves: index among the leaves
+  int first_worker = -1; // leaves: the first of its workers (contiguous)
+  // Tasks placed in its subtree; leaves: the ones that ran on the worker
+  // chosen for them (hits), and on any worker of this leaf (ran_here). The
+  // rest ran elsewhere: their worker stayed busy past the mailbox's
+  // patience, or the core ran them in their spawner (throttling).
+  std::atomic<uint64_t> placed{0}, hits{0}, ran_here{0};
 
   bool is_ancestor_of(const scheduler &s) const; // or s itself
 };
@@ -114,12 +113,27 @@ public:
   scheduler &place_task(scheduler &from, const placement_arg *args, int nargs);
   // A task placed at leaf finished.
   static void unplace_task(scheduler &leaf);
+  // The worker of leaf that gets a task placed there: the one with the
+  // fewest placed tasks unfinished (ties: `self`, the calling worker, else
+  // the first); its count grows by one until unpick_worker.
+  int pick_worker(const scheduler &leaf, int self);
+  void unpick_worker(int w) {
+    worker_load_[std::size_t(w)].fetch_sub(1, std::memory_order_relaxed);
+  }
+
+  // Placed tasks so far, those that ran on their chosen worker and those
+  // that ran on a worker of their leaf (sums over the leaves).
+  struct placement_totals {
+    uint64_t placed = 0, on_worker = 0, on_leaf = 0;
+  };
+  placement_totals totals() const;
 
 private:
   void build(const std::vector<int> &fanouts);
   std::vector<scheduler *> all_;
   std::vector<scheduler *> leaves_;
   std::vector<scheduler *> worker_leaf_;
+  std::unique_ptr<std::atomic<int64_t>[]> worker_load_; // by worker
   int locality_ = 20;
   int levels_ = 1;
   std::string shape_ = "flat";

@@ -2,6 +2,7 @@
 // builds, region placement by level hint and region load, and the lock
 // protocol (random connected pieces taken top-down by 4 threads: mutual
 // exclusion holds and nothing deadlocks; the CTest TIMEOUT catches a hang).
+#include "base/tree_shape.hpp"
 #include "regions/scheduler_tree.hpp"
 
 #include <gtest/gtest.h>
@@ -41,6 +42,49 @@ TEST(SchedulerShape, Grammar) {
         << err;
     EXPECT_TRUE(f.empty());
   }
+}
+
+// The one parser (base/tree_shape.hpp) under the simulator's limits too:
+// errors name whatever the caller says the value was written as.
+TEST(SchedulerShape, SharedParserNamesTheSetting) {
+  const weft::tree_shape_limits sim{1024, 0, 0, 65536};
+  std::vector<uint32_t> f;
+  std::string err;
+  EXPECT_TRUE(
+      weft::parse_tree_shape("--param schedulers", "1x1024x64", sim, f, err));
+  EXPECT_EQ(f, std::vector<uint32_t>({1024, 64}));
+  struct bad_case {
+    const char *text, *why;
+  };
+  for (const bad_case &b :
+       {bad_case{"1x1025", "'1025' is not a fan-out in [1, 1024]"},
+        bad_case{"1x0", "'0' is not a fan-out in [1, 1024]"},
+        bad_case{"1xx", "'' is not a fan-out in [1, 1024]"},
+        bad_case{"2x4", "the top level must be one scheduler"},
+        bad_case{"1x1024x65", "more than 65536 leaf schedulers"},
+        bad_case{"1x1024x1024x1024x1024x1024x1024x1024",
+                 "more than 65536 leaf schedulers"}}) {
+    EXPECT_FALSE(
+        weft::parse_tree_shape("--param schedulers", b.text, sim, f, err))
+        << b.text;
+    EXPECT_EQ(
+        err.rfind(std::string("--param schedulers=") + b.text + ": " + b.why,
+                  0),
+        0u)
+        << err;
+    EXPECT_TRUE(f.empty());
+  }
+  // The runtime's limits through the regions' wrapper.
+  std::vector<int> g;
+  EXPECT_FALSE(parse_scheduler_shape("1x65", g, err));
+  EXPECT_EQ(
+      err.rfind("WEFT_SCHEDULERS=1x65: '65' is not a fan-out in [1, 64]", 0),
+      0u)
+      << err;
+  EXPECT_FALSE(parse_scheduler_shape("1x64x64x64", g, err));
+  EXPECT_EQ(
+      err.rfind("WEFT_SCHEDULERS=1x64x64x64: more than 4096 schedulers", 0), 0u)
+      << err;
 }
 
 TEST(SchedulerShape, Tree) {
