@@ -1,0 +1,40 @@
+# The region benchmarks and their MPI twins (bench/regions/, issue 12) at
+# small sizes, each checked against its serial computation (--verify 1:
+# exit 1 on any difference): the region version at 1 and 2 workers (built
+# here from the benchmark's source, so that the ThreadSanitizer set runs it
+# too: the 2-worker one carries the tsan label) and the MPI version at 2
+# ranks through tests/dist/run_mpi.py (the bench targets; not under a
+# sanitizer). Jacobi's are in bench/CMakeLists.txt.
+set(weft_twin_args_matmul --n 128 --regions 2 --tiles 2)
+set(weft_twin_args_bitonic --n 16384 --regions 2 --tiles 8)
+set(weft_twin_args_kmeans --points 8192 --clusters 8 --regions 2 --tiles 4
+    --iters 3)
+if(WEFT_BUILD_BENCH AND NOT WEFT_SANITIZE)
+  find_package(MPI COMPONENTS C)
+endif()
+foreach(name matmul bitonic kmeans)
+  set(target weft_twin_${name}_regions)
+  add_executable(${target} ${PROJECT_SOURCE_DIR}/bench/regions/${name}_regions.c)
+  target_link_libraries(${target} PRIVATE weft)
+  target_compile_options(${target} PRIVATE ${WEFT_WARNINGS})
+  math(EXPR timeout "30 * ${weft_timeout_factor}")
+  foreach(n 1 2)
+    set(labels weft regions threads-${n})
+    if(n GREATER 1)
+      list(APPEND labels tsan)
+    endif()
+    add_test(NAME regions.bench.${name}.t${n}
+             COMMAND ${target} ${weft_twin_args_${name}} --verify 1)
+    set_tests_properties(regions.bench.${name}.t${n} PROPERTIES
+      TIMEOUT ${timeout} LABELS "${labels}"
+      ENVIRONMENT "WEFT_NUM_THREADS=${n}")
+  endforeach()
+  if(WEFT_BUILD_BENCH AND NOT WEFT_SANITIZE AND MPI_C_FOUND)
+    add_test(NAME regions.bench.${name}.mpi.np2
+             COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/dist/run_mpi.py
+                     --np 2 -- $<TARGET_FILE:${name}_mpi>
+                     ${weft_twin_args_${name}} --verify 1)
+    set_tests_properties(regions.bench.${name}.mpi.np2 PROPERTIES
+      TIMEOUT ${timeout} LABELS "weft;regions;mpi")
+  endif()
+endforeach()
