@@ -59,6 +59,15 @@ BENCHES = {
                   "2", "--tiles", "4", "--iters", "3"],
         "weft": [],
     },
+    "ray": {
+        "full": ["--width", "1024", "--height", "768", "--regions", "4",
+                 "--tiles", "8"],
+        "quick": ["--width", "512", "--height", "384", "--regions", "4",
+                  "--tiles", "8"],
+        "small": ["--width", "96", "--height", "64", "--regions", "2",
+                  "--tiles", "4"],
+        "weft": [],
+    },
 }
 
 # A shared, loaded machine: ranks that spin in MPI calls lose their core to
