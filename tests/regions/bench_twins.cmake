@@ -2,8 +2,8 @@
 # small sizes, each checked against its serial computation (--verify 1:
 # exit 1 on any difference): the region version at 1 and 2 workers (built
 # here from the benchmark's source, so that the ThreadSanitizer set runs it
-# too: the 2-worker one carries the tsan label) and the MPI version at 2
-# ranks through tests/dist/run_mpi.py (the bench targets; not under a
+# too: the 2-worker one carries the tsan label), at 2 workers under the
+# 1x2x2 scheduler tree, and the MPI version at 2 ranks through tests/dist/run_mpi.py (the bench targets; not under a
 # sanitizer). Jacobi's are in bench/CMakeLists.txt.
 set(weft_twin_args_matmul --n 128 --regions 2 --tiles 2)
 set(weft_twin_args_bitonic --n 16384 --regions 2 --tiles 8)
@@ -30,6 +30,12 @@ foreach(name matmul bitonic kmeans ray)
       TIMEOUT ${timeout} LABELS "${labels}"
       ENVIRONMENT "WEFT_NUM_THREADS=${n}")
   endforeach()
+  # Under a three-level scheduler tree, placement by the score.
+  add_test(NAME regions.bench.${name}.s1x2x2.t2
+           COMMAND ${target} ${weft_twin_args_${name}} --verify 1)
+  set_tests_properties(regions.bench.${name}.s1x2x2.t2 PROPERTIES
+    TIMEOUT ${timeout} LABELS "weft;regions;threads-2"
+    ENVIRONMENT "WEFT_NUM_THREADS=2;WEFT_SCHEDULERS=1x2x2")
   if(WEFT_BUILD_BENCH AND NOT WEFT_SANITIZE AND MPI_C_FOUND)
     add_test(NAME regions.bench.${name}.mpi.np2
              COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/dist/run_mpi.py
