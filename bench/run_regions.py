@@ -68,6 +68,12 @@ BENCHES = {
                   "--tiles", "4"],
         "weft": [],
     },
+    "barnes": {
+        "full": ["--bodies", "8192", "--regions", "4", "--steps", "3"],
+        "quick": ["--bodies", "4096", "--regions", "4", "--steps", "2"],
+        "small": ["--bodies", "1024", "--regions", "2", "--steps", "2"],
+        "weft": [],
+    },
 }
 
 # A shared, loaded machine: ranks that spin in MPI calls lose their core to
