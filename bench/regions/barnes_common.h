@@ -142,8 +142,8 @@ static void bh_mass(bh_node *n) {
 }
 
 /* The octree of the count bodies of part (ids id0, id0 + 1, ...). */
-static inline bh_node *bh_build(const bh_body *part, long count, long id0,
-                                bh_alloc_fn al, void *ctx) {
+TWIN_KERNEL bh_node *bh_build(const bh_body *part, long count, long id0,
+                              bh_alloc_fn al, void *ctx) {
   const bh_body *bs = part;
   double lo[3], hi[3];
   for (int d = 0; d < 3; ++d)
@@ -190,8 +190,8 @@ static void bh_force(const bh_node *n, long b, const double *p, double *acc) {
 
 /* Moves the count bodies of part (ids id0, ...) by the pull of the trees
  * (dt 1e-3); writes the new bodies to out. */
-static inline void bh_move(const bh_body *part, long count, long id0,
-                           bh_node *const *trees, long ntrees, bh_body *out) {
+TWIN_KERNEL void bh_move(const bh_body *part, long count, long id0,
+                         bh_node *const *trees, long ntrees, bh_body *out) {
   const double dt = 1e-3;
   for (long i = 0; i < count; ++i) {
     double acc[3] = {0, 0, 0};

@@ -49,7 +49,7 @@ static int bitonic_cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static inline void bitonic_tile_sort(bitonic_key *t, long s) {
+TWIN_KERNEL void bitonic_tile_sort(bitonic_key *t, long s) {
   qsort(t, (size_t)s, sizeof *t, bitonic_cmp);
 }
 
@@ -60,9 +60,8 @@ static inline int bitonic_keeps_low(long t, long mask, long mask2) {
 
 /* dst = the lower (low != 0) or upper half of the union of the sorted
  * tiles a and b (s keys each), sorted. */
-static inline void bitonic_merge(bitonic_key *restrict dst,
-                                 const bitonic_key *a, const bitonic_key *b,
-                                 long s, int low) {
+TWIN_KERNEL void bitonic_merge(bitonic_key *restrict dst, const bitonic_key *a,
+                               const bitonic_key *b, long s, int low) {
   if (low) {
     long j = 0, k = 0;
     for (long i = 0; i < s; ++i)

@@ -64,9 +64,11 @@ static inline jacobi_opts jacobi_parse(int argc, char **argv, long blocks) {
 
 /* One sweep of `rows` rows: dst[i] from src[i - 1], src[i], src[i + 1],
  * where src[-1] is `north` and src[rows] is `south` (rows of n + 2). */
-static inline void jacobi_rows(double *dst, const double *src,
-                               const double *north, const double *south,
-                               long rows, long n) {
+/* Out of line, so that both versions run the same machine code (see
+ * twins_common.h). */
+__attribute__((noinline)) static void
+jacobi_rows(double *dst, const double *src, const double *north,
+            const double *south, long rows, long n) {
   long w = n + 2;
   for (long i = 0; i < rows; ++i) {
     const double *up = i == 0 ? north : src + (i - 1) * w;

@@ -61,8 +61,8 @@ static inline void kmeans_start_centres(double *centres, long k) {
 
 /* Assigns the s points of a tile: membership, and per cluster the sum of
  * its points' coordinates (k x 3) and their number (k). */
-static inline void kmeans_tile(const double *pts, long s, const double *ctr,
-                               long k, int *member, double *sum, long *cnt) {
+TWIN_KERNEL void kmeans_tile(const double *pts, long s, const double *ctr,
+                             long k, int *member, double *sum, long *cnt) {
   memset(sum, 0, sizeof(double) * (size_t)(k * KMEANS_DIM));
   memset(cnt, 0, sizeof(long) * (size_t)k);
   for (long i = 0; i < s; ++i) {

@@ -55,8 +55,8 @@ static inline void matmul_fill_tile(double *t, int which, long n, long b,
 }
 
 /* c += a x b for b x b tiles. */
-static inline void matmul_tile(double *restrict c, const double *restrict a,
-                               const double *restrict bt, long b) {
+TWIN_KERNEL void matmul_tile(double *restrict c, const double *restrict a,
+                             const double *restrict bt, long b) {
   for (long i = 0; i < b; ++i)
     for (long k = 0; k < b; ++k) {
       double aik = a[i * b + k];

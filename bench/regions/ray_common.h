@@ -154,8 +154,8 @@ static inline uint32_t ray_pack(double v, int shift) {
 }
 
 /* Renders line y of the frame into px (width pixels). */
-static inline void ray_line(const ray_scene *sc, long width, long height,
-                            long y, uint32_t *px) {
+TWIN_KERNEL void ray_line(const ray_scene *sc, long width, long height, long y,
+                          uint32_t *px) {
   ray_vec k = ray_norm((ray_vec){sc->cam_targ.x - sc->cam_pos.x,
                                  sc->cam_targ.y - sc->cam_pos.y,
                                  sc->cam_targ.z - sc->cam_pos.z});
