@@ -163,6 +163,8 @@ def main():
     benches = benchlib.subset(ap, "--bench", a.bench, list(BENCHES))
     workers = benchlib.int_list(ap, "--workers", a.workers)
     benchlib.quick_default(a, "reps", 5, 3)
+    if a.reps < 1:
+        ap.error("--reps: need at least 1, got %d" % a.reps)
     size = "small" if a.small else "quick" if a.quick else "full"
     names = ["%s_%s" % (b, v) for b in benches for v in ("regions", "mpi")]
     if benchlib.report_problems("run_regions",
@@ -172,6 +174,7 @@ def main():
     runner.total = a.reps * len(benches) * len(workers) * 2 + \
         (len(benches) if a.trace else 0)
     times, checks = {}, {}
+    load_start = benchlib.load_average()
     for _ in range(a.reps):
         for b in benches:
             args = BENCHES[b][size]
@@ -202,8 +205,8 @@ def main():
                     times.setdefault((b, kind, p), []).append(rec["time_s"])
     load = benchlib.load_average()
     print("weft regions against MPI twins: %s sizes, %d interleaved "
-          "repetitions, load average %.1f at the end; seconds: median "
-          "[min, max]" % (size, a.reps, load))
+          "repetitions, load average %.1f at the start and %.1f at the end; "
+          "seconds: median [min, max]" % (size, a.reps, load_start, load))
     rows, results = [], []
 
     def cell(v):
@@ -220,9 +223,15 @@ def main():
                             "args": BENCHES[b][size], "weft_s": w or [],
                             "mpi_s": m or [], "ratio": ratio,
                             "checksum": checks.get(b, (None,))[0],
-                            "load": load})
+                            "load_start": load_start, "load_end": load})
     benchlib.print_table(["bench", "workers/ranks", "weft regions", "MPI",
                           "weft/MPI"], rows)
+    over = ["%s (%.2f)" % (r["bench"], r["ratio"]) for r in results
+            if r["workers"] == 2 and r["ratio"] and r["ratio"] > 1.3]
+    if 2 in workers:
+        print("target weft/MPI <= 1.3 at 2 workers (issue 12): %s" % (
+            "medians above it: " + ", ".join(over) if over
+            else "no median above it"))
     print("MPI: mpirun %s" % " ".join(MPI_EXTRA))
     path = a.json or os.path.join(a.build, "results", "regions.json")
     benchlib.write_json(path, results)
