@@ -9,6 +9,7 @@
  *
  * usage: mpirun -np P jacobi_mpi [--n N] [--iters I] [--verify 1] */
 #include "jacobi_common.h"
+#include "twins_common.h"
 
 #include <mpi.h>
 
@@ -29,7 +30,9 @@ int main(int argc, char **argv) {
   /* rows + 2 halo rows per buffer: [0] north halo, [rows + 1] south. */
   double *buf[2];
   for (int k = 0; k < 2; ++k) {
-    buf[k] = calloc((size_t)((rows + 2) * w), sizeof(double));
+    size_t bytes = sizeof(double) * (size_t)((rows + 2) * w);
+    buf[k] = twin_malloc("jacobi_mpi", bytes);
+    memset(buf[k], 0, bytes);
     if (rank == 0)
       for (long j = 0; j < w; ++j)
         buf[k][j] = 1.0; /* the hot top edge */
