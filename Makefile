@@ -71,7 +71,7 @@ demo: build
 	@python3 bench/run_nexus_rtl.py --build build --quick
 	@python3 bench/run_places.py --build build --quick --reps 3
 	@python3 tests/dist/run_mpi.py --np 2 -- build/bin/leader_elect_lcr --mpi --nodes 64
-	@python3 bench/run_regions_jacobi.py --build build --quick
+	@python3 bench/run_regions.py --build build --quick --bench jacobi
 	@build/bin/myrmics_model
 
 format:

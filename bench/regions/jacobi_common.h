@@ -18,6 +18,20 @@ typedef struct jacobi_opts {
   long blocks; /* row blocks (tasks per sweep; the MPI version: its ranks) */
 } jacobi_opts;
 
+/* Takes "--verify V" out of argv (for jacobi_parse) and returns V (0 when
+ * absent). */
+static inline long jacobi_take_verify(int *argc, char **argv) {
+  for (int i = 1; i + 1 < *argc; ++i)
+    if (!strcmp(argv[i], "--verify")) {
+      long v = atol(argv[i + 1]);
+      for (int j = i; j + 2 <= *argc; ++j)
+        argv[j] = argv[j + 2];
+      *argc -= 2;
+      return v;
+    }
+  return 0;
+}
+
 /* Parses --n N --iters I --blocks B; exits with a message naming a bad
  * value. */
 static inline jacobi_opts jacobi_parse(int argc, char **argv, long blocks) {
@@ -50,9 +64,11 @@ static inline jacobi_opts jacobi_parse(int argc, char **argv, long blocks) {
 
 /* One sweep of `rows` rows: dst[i] from src[i - 1], src[i], src[i + 1],
  * where src[-1] is `north` and src[rows] is `south` (rows of n + 2). */
-static inline void jacobi_rows(double *dst, const double *src,
-                               const double *north, const double *south,
-                               long rows, long n) {
+/* Out of line, so that both versions run the same machine code (see
+ * twins_common.h). */
+__attribute__((noinline)) static void
+jacobi_rows(double *dst, const double *src, const double *north,
+            const double *south, long rows, long n) {
   long w = n + 2;
   for (long i = 0; i < rows; ++i) {
     const double *up = i == 0 ? north : src + (i - 1) * w;
@@ -74,6 +90,26 @@ static inline double jacobi_checksum(const double *rows_, long rows, long n,
       s +=
           rows_[i * (n + 2) + j] * (double)(1 + ((first_row + i) * 7 + j) % 13);
   return s;
+}
+
+/* The serial sweeps on one contiguous (n + 2) x (n + 2) grid with its
+ * border rows; returns the final grid (caller frees). */
+static inline double *jacobi_serial(long n, long iters) {
+  size_t cells = (size_t)(n + 2) * (size_t)(n + 2);
+  double *g[2] = {calloc(cells, sizeof(double)), calloc(cells, sizeof(double))};
+  if (!g[0] || !g[1]) {
+    fprintf(stderr, "jacobi: out of memory for the serial grid\n");
+    exit(1);
+  }
+  for (int k = 0; k < 2; ++k)
+    for (long j = 0; j < n + 2; ++j)
+      g[k][j] = 1.0;
+  for (long it = 0; it < iters; ++it) {
+    double *s = g[it % 2], *d = g[(it + 1) % 2];
+    jacobi_rows(d + (n + 2), s + (n + 2), s, s + (n + 1) * (n + 2), n, n);
+  }
+  free(g[(iters + 1) % 2]);
+  return g[iters % 2];
 }
 
 static inline double jacobi_now(void) {

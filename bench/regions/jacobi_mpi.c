@@ -4,8 +4,12 @@
  * (MPI_Sendrecv) before each sweep, and the checksum is reduced to rank 0,
  * which prints the time of the sweeps (the slowest rank's) and the checksum.
  *
- * usage: mpirun -np P jacobi_mpi [--n N] [--iters I] */
+ * --verify 1 makes every rank compare its rows with serial sweeps (exit 1 if
+ * any differs).
+ *
+ * usage: mpirun -np P jacobi_mpi [--n N] [--iters I] [--verify 1] */
 #include "jacobi_common.h"
+#include "twins_common.h"
 
 #include <mpi.h>
 
@@ -14,6 +18,7 @@ int main(int argc, char **argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  long verify = jacobi_take_verify(&argc, argv);
   jacobi_opts o = jacobi_parse(argc, argv, size);
   if (o.blocks != size) {
     if (rank == 0)
@@ -25,7 +30,9 @@ int main(int argc, char **argv) {
   /* rows + 2 halo rows per buffer: [0] north halo, [rows + 1] south. */
   double *buf[2];
   for (int k = 0; k < 2; ++k) {
-    buf[k] = calloc((size_t)((rows + 2) * w), sizeof(double));
+    size_t bytes = sizeof(double) * (size_t)((rows + 2) * w);
+    buf[k] = twin_malloc("jacobi_mpi", bytes);
+    memset(buf[k], 0, bytes);
     if (rank == 0)
       for (long j = 0; j < w; ++j)
         buf[k][j] = 1.0; /* the hot top edge */
@@ -50,6 +57,22 @@ int main(int argc, char **argv) {
   if (rank == 0)
     printf("jacobi_mpi n=%ld iters=%ld ranks=%d time_s=%.6f checksum=%.17g\n",
            o.n, o.iters, size, tmax, sum);
+  int bad = 0, anybad = 0;
+  if (verify) {
+    /* this rank's rows against the serial sweeps, bit for bit */
+    double *g = jacobi_serial(o.n, o.iters);
+    bad = memcmp(g + (1 + rank * rows) * w, buf[o.iters % 2] + w,
+                 sizeof(double) * (size_t)(rows * w)) != 0;
+    if (bad)
+      fprintf(stderr,
+              "jacobi_mpi: rank %d's rows differ from the serial "
+              "sweeps\n",
+              rank);
+    free(g);
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (rank == 0 && !anybad)
+      printf("verified against the serial sweeps\n");
+  }
   MPI_Finalize();
-  return 0;
+  return anybad;
 }

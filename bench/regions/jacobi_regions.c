@@ -28,15 +28,7 @@ static void sweep_task(void **args) {
 }
 
 int main(int argc, char **argv) {
-  long verify = 0;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (!strcmp(argv[i], "--verify")) {
-      verify = atol(argv[i + 1]);
-      for (int j = i; j + 2 <= argc; ++j)
-        argv[j] = argv[j + 2];
-      argc -= 2;
-      break;
-    }
+  long verify = jacobi_take_verify(&argc, argv);
   jacobi_opts o = jacobi_parse(argc, argv, 8);
   g_n = o.n;
   g_rows = o.n / o.blocks;
@@ -89,19 +81,7 @@ int main(int argc, char **argv) {
          "checksum=%.17g\n",
          o.n, o.iters, o.blocks, weft_num_threads(), t1 - t0, sum);
   if (verify) {
-    /* The same sweeps serially on one contiguous grid with border rows. */
-    size_t cells = (size_t)(o.n + 2) * (size_t)(o.n + 2);
-    double *g[2] = {calloc(cells, sizeof(double)),
-                    calloc(cells, sizeof(double))};
-    for (int k = 0; k < 2; ++k)
-      for (long j = 0; j < o.n + 2; ++j)
-        g[k][j] = 1.0;
-    for (long it = 0; it < o.iters; ++it) {
-      double *s = g[it % 2], *d = g[(it + 1) % 2];
-      jacobi_rows(d + (o.n + 2), s + (o.n + 2), s, s + (o.n + 1) * (o.n + 2),
-                  o.n, o.n);
-    }
-    double *f = g[o.iters % 2] + (o.n + 2);
+    double *f = jacobi_serial(o.n, o.iters) + (o.n + 2);
     for (long b = 0; b < o.blocks; ++b)
       if (memcmp(f + b * g_rows * (o.n + 2), fin[b],
                  row_bytes * (size_t)g_rows)) {
