@@ -1,16 +1,29 @@
 #include "region_allocator.hpp"
 
+#include "base/env.hpp"
 #include "base/error.hpp"
 #include "region_space.hpp"
 
+#include <cerrno>
 #include <cstring>
 #include <sys/mman.h>
 
 namespace weft::regions {
 namespace {
 
-// 64 GB of address space: reserved (PROT_NONE), committed a page at a time.
-constexpr std::size_t kReservedPages = 65536;
+// Address space reserved (PROT_NONE) for regions, committed a page at a
+// time: 64 GB unless WEFT_REGION_SPACE (in MB, one page each) says otherwise
+// (valgrind, for one, cannot map 64 GB).
+constexpr std::size_t kDefaultReservedPages = 65536;
+
+std::size_t reserved_pages() {
+  env::reader r(env::get, " (the address space reserved for regions, in MB)");
+  std::size_t pages = kDefaultReservedPages;
+  r.integer("WEFT_REGION_SPACE", 16, std::size_t(1) << 24, pages, "a size");
+  if (!r.ok())
+    fatal("%s", r.error().c_str());
+  return pages;
+}
 
 constexpr std::size_t kClassSize[kNumClasses] = {
     16,  32,  48,  64,  80,  96,  112, 128,  160,  192,  224,  256,
@@ -44,12 +57,13 @@ void list_push(slab *&head, slab *s) {
 } // namespace
 
 region_allocator::region_allocator() {
-  npages_ = kReservedPages;
+  npages_ = reserved_pages();
   void *p = mmap(nullptr, (npages_ + 1) * kPageSize, PROT_NONE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED)
-    fatal("weft regions: cannot reserve %zu MB of address space for regions",
-          npages_);
+    fatal("weft regions: cannot reserve %zu MB of address space for regions "
+          "(%s; WEFT_REGION_SPACE sets the size in MB)",
+          npages_, std::strerror(errno));
   uintptr_t a = (reinterpret_cast<uintptr_t>(p) + kPageSize - 1) &
                 ~(uintptr_t(kPageSize) - 1);
   base_ = reinterpret_cast<char *>(a);
@@ -60,7 +74,8 @@ region_allocator::region_allocator() {
   void *t = mmap(nullptr, table, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (t == MAP_FAILED)
-    fatal("weft regions: cannot reserve the %zu MB slab table", table >> 20);
+    fatal("weft regions: cannot reserve the %zu MB slab table (%s)",
+          table >> 20, std::strerror(errno));
   slab_of_ = static_cast<slab **>(t);
   pages_.assign(npages_, nullptr);
 }
