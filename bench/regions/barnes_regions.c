@@ -13,25 +13,16 @@
  *        (threads: WEFT_NUM_THREADS) */
 #include "barnes_common.h"
 
-#include <weft/regions.h>
-#include <weft/weft.h>
+#include "regions_twin.h"
 
 static const char *prog = "barnes_regions";
 static barnes_opts g_o;
 static bh_body **g_bodies; /* [partition], objects in the partition regions */
 
-static void *rid_arg(weft_rid r) { return (void *)(uintptr_t)r; }
-static void *long_arg(long v) { return (void *)(intptr_t)v; }
-
-static void fail(const char *what) {
-  fprintf(stderr, "%s: %s: %s\n", prog, what, weft_last_error());
-  exit(1);
-}
-
 static bh_node *region_node(void *ctx) {
   bh_node *n = weft_alloc(sizeof(bh_node), (weft_rid)(uintptr_t)ctx);
   if (!n)
-    fail("weft_alloc (node)");
+    twin_fail(prog, "weft_alloc (node)");
   memset(n, 0, sizeof *n);
   return n;
 }
@@ -62,34 +53,34 @@ static void step_task(void **args) {
   long r = g_o.regions;
   weft_rid trees = weft_ralloc(world, 2);
   if (!trees)
-    fail("weft_ralloc (trees)");
+    twin_fail(prog, "weft_ralloc (trees)");
   bh_node ***slots = twin_malloc(prog, sizeof(bh_node **) * (size_t)r);
   weft_rid *tree_r = twin_malloc(prog, sizeof(weft_rid) * (size_t)r);
   for (long i = 0; i < r; ++i) {
     tree_r[i] = weft_ralloc(trees, 3);
     if (!tree_r[i] || !(slots[i] = weft_alloc(sizeof(bh_node *), tree_r[i])))
-      fail("weft_ralloc (tree)");
+      twin_fail(prog, "weft_ralloc (tree)");
   }
   int btypes[4] = {WEFT_ARG_INOUT | WEFT_ARG_REGION, WEFT_ARG_IN, WEFT_ARG_SAFE,
                    WEFT_ARG_SAFE};
   for (long i = 0; i < r; ++i) {
     void *a[4] = {rid_arg(tree_r[i]), g_bodies[i], slots[i], long_arg(i)};
     if (weft_rspawn(build_task, 4, a, btypes) != WEFT_OK)
-      fail("weft_rspawn (build)");
+      twin_fail(prog, "weft_rspawn (build)");
   }
   int mtypes[4] = {WEFT_ARG_IN | WEFT_ARG_REGION, WEFT_ARG_INOUT, WEFT_ARG_SAFE,
                    WEFT_ARG_SAFE};
   for (long i = 0; i < r; ++i) {
     void *a[4] = {rid_arg(trees), g_bodies[i], slots, long_arg(i)};
     if (weft_rspawn(move_task, 4, a, mtypes) != WEFT_OK)
-      fail("weft_rspawn (move)");
+      twin_fail(prog, "weft_rspawn (move)");
   }
   void *w[1] = {rid_arg(trees)};
   int wt[1] = {WEFT_ARG_INOUT | WEFT_ARG_REGION};
   if (weft_wait(w, wt, 1) != WEFT_OK)
-    fail("weft_wait (trees)");
+    twin_fail(prog, "weft_wait (trees)");
   if (weft_rfree(trees) != WEFT_OK)
-    fail("weft_rfree (trees)");
+    twin_fail(prog, "weft_rfree (trees)");
   free(slots);
   free(tree_r);
 }
@@ -99,13 +90,13 @@ int main(int argc, char **argv) {
   long r = g_o.regions;
   weft_rid world = weft_ralloc(WEFT_ROOT_REGION, 1);
   if (!world)
-    fail("weft_ralloc");
+    twin_fail(prog, "weft_ralloc");
   g_bodies = twin_malloc(prog, sizeof(bh_body *) * (size_t)r);
   for (long i = 0; i < r; ++i) {
     weft_rid part = weft_ralloc(world, 2);
     if (!part ||
         !(g_bodies[i] = weft_alloc(sizeof(bh_body) * (size_t)g_o.per, part)))
-      fail("weft_alloc (bodies)");
+      twin_fail(prog, "weft_alloc (bodies)");
     for (long k = 0; k < g_o.per; ++k)
       bh_init_body(&g_bodies[i][k], i * g_o.per + k);
   }
@@ -114,12 +105,9 @@ int main(int argc, char **argv) {
   for (long s = 0; s < g_o.steps; ++s) {
     void *a[2] = {rid_arg(world), rid_arg(world)};
     if (weft_rspawn(step_task, 2, a, types) != WEFT_OK)
-      fail("weft_rspawn (step)");
+      twin_fail(prog, "weft_rspawn (step)");
   }
-  void *root[1] = {rid_arg(WEFT_ROOT_REGION)};
-  int rtype[1] = {WEFT_ARG_INOUT | WEFT_ARG_REGION};
-  if (weft_wait(root, rtype, 1) != WEFT_OK)
-    fail("weft_wait");
+  twin_wait_all(prog);
   double t1 = twin_now();
   uint64_t sum = 0;
   for (long i = 0; i < r; ++i)

@@ -15,19 +15,10 @@
  *        (threads: WEFT_NUM_THREADS) */
 #include "bitonic_common.h"
 
-#include <weft/regions.h>
-#include <weft/weft.h>
+#include "regions_twin.h"
 
 static const char *prog = "bitonic_regions";
 static long g_s, g_per; /* keys per tile, tiles per region */
-
-static void *rid_arg(weft_rid r) { return (void *)(uintptr_t)r; }
-static void *long_arg(long v) { return (void *)(intptr_t)v; }
-
-static void fail(const char *what) {
-  fprintf(stderr, "%s: %s: %s\n", prog, what, weft_last_error());
-  exit(1);
-}
 
 /* args: the tile. */
 static void sort_task(void **args) { bitonic_tile_sort(args[0], g_s); }
@@ -39,7 +30,7 @@ static void sort_region_task(void **args) {
   for (long k = 0; k < g_per; ++k) {
     void *a[1] = {tiles[k]};
     if (weft_rspawn(sort_task, 1, a, types) != WEFT_OK)
-      fail("weft_rspawn (sort)");
+      twin_fail(prog, "weft_rspawn (sort)");
   }
 }
 
@@ -62,7 +53,7 @@ static void merge_region_task(void **args) {
     void *a[4] = {dst[k], src[k], par[pk],
                   long_arg(bitonic_keeps_low(t, mask, mask2))};
     if (weft_rspawn(merge_task, 4, a, types) != WEFT_OK)
-      fail("weft_rspawn (merge)");
+      twin_fail(prog, "weft_rspawn (merge)");
   }
 }
 
@@ -80,11 +71,11 @@ int main(int argc, char **argv) {
     for (long i = 0; i < r; ++i) {
       rid[w][i] = weft_ralloc(WEFT_ROOT_REGION, 1);
       if (!rid[w][i])
-        fail("weft_ralloc");
+        twin_fail(prog, "weft_ralloc");
       tab[w][i] = weft_alloc(sizeof(bitonic_key *) * (size_t)g_per, rid[w][i]);
       if (!tab[w][i] || weft_balloc(tile_bytes, rid[w][i], (int)g_per,
                                     (void **)tab[w][i]) != WEFT_OK)
-        fail("weft_alloc");
+        twin_fail(prog, "weft_alloc");
       for (long k = 0; k < g_per; ++k)
         for (long e = 0; e < o.s; ++e)
           tab[w][i][k][e] =
@@ -96,7 +87,7 @@ int main(int argc, char **argv) {
   for (long i = 0; i < r; ++i) {
     void *a[2] = {rid_arg(rid[0][i]), tab[0][i]};
     if (weft_rspawn(sort_region_task, 2, a, stypes) != WEFT_OK)
-      fail("weft_rspawn (sort region)");
+      twin_fail(prog, "weft_rspawn (sort region)");
   }
   int cur = 0;
   for (long mask = 2; mask <= o.tiles; mask <<= 1)
@@ -122,14 +113,11 @@ int main(int argc, char **argv) {
                         WEFT_ARG_SAFE,
                         WEFT_ARG_SAFE};
         if (weft_rspawn(merge_region_task, 9, a, types) != WEFT_OK)
-          fail("weft_rspawn (merge region)");
+          twin_fail(prog, "weft_rspawn (merge region)");
       }
       cur = 1 - cur;
     }
-  void *root[1] = {rid_arg(WEFT_ROOT_REGION)};
-  int rtype[1] = {WEFT_ARG_INOUT | WEFT_ARG_REGION};
-  if (weft_wait(root, rtype, 1) != WEFT_OK)
-    fail("weft_wait");
+  twin_wait_all(prog);
   double t1 = twin_now();
   uint64_t sum = 0;
   for (long i = 0; i < r; ++i)

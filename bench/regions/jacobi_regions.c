@@ -10,8 +10,7 @@
  *        (threads: WEFT_NUM_THREADS) */
 #include "jacobi_common.h"
 
-#include <weft/regions.h>
-#include <weft/weft.h>
+#include "regions_twin.h"
 
 #include <stdint.h>
 
@@ -44,10 +43,8 @@ int main(int argc, char **argv) {
     weft_rid r = weft_ralloc(WEFT_ROOT_REGION, 1);
     for (int k = 0; k < 2; ++k) {
       buf[k][b] = weft_alloc(row_bytes * (size_t)g_rows, r);
-      if (!r || !buf[k][b]) {
-        fprintf(stderr, "jacobi_regions: %s\n", weft_last_error());
-        return 1;
-      }
+      if (!r || !buf[k][b])
+        twin_fail("jacobi_regions", "weft_alloc");
       memset(buf[k][b], 0, row_bytes * (size_t)g_rows);
     }
   }
@@ -60,18 +57,11 @@ int main(int argc, char **argv) {
       int types[4] = {WEFT_ARG_OUT, WEFT_ARG_IN,
                       b > 0 ? WEFT_ARG_IN : WEFT_ARG_SAFE,
                       b + 1 < o.blocks ? WEFT_ARG_IN : WEFT_ARG_SAFE};
-      if (weft_rspawn(sweep_task, 4, args, types) != WEFT_OK) {
-        fprintf(stderr, "jacobi_regions: %s\n", weft_last_error());
-        return 1;
-      }
+      if (weft_rspawn(sweep_task, 4, args, types) != WEFT_OK)
+        twin_fail("jacobi_regions", "weft_rspawn");
     }
   }
-  void *root[1] = {(void *)(uintptr_t)WEFT_ROOT_REGION};
-  int rtype[1] = {WEFT_ARG_INOUT | WEFT_ARG_REGION};
-  if (weft_wait(root, rtype, 1) != WEFT_OK) {
-    fprintf(stderr, "jacobi_regions: %s\n", weft_last_error());
-    return 1;
-  }
+  twin_wait_all("jacobi_regions");
   double t1 = jacobi_now();
   double **fin = buf[o.iters % 2];
   double sum = 0;

@@ -15,8 +15,7 @@
  *        (threads: WEFT_NUM_THREADS) */
 #include "kmeans_common.h"
 
-#include <weft/regions.h>
-#include <weft/weft.h>
+#include "regions_twin.h"
 
 static const char *prog = "kmeans_regions";
 static kmeans_opts g_o;
@@ -31,17 +30,10 @@ typedef struct group {
   double *ctr;  /* the centres' copy, k x 3 */
 } group;
 
-static void *rid_arg(weft_rid r) { return (void *)(uintptr_t)r; }
-
-static void fail(const char *what) {
-  fprintf(stderr, "%s: %s: %s\n", prog, what, weft_last_error());
-  exit(1);
-}
-
 static void *alloc_in(size_t bytes, weft_rid r) {
   void *p = weft_alloc(bytes, r);
   if (!p)
-    fail("weft_alloc");
+    twin_fail(prog, "weft_alloc");
   return p;
 }
 
@@ -65,12 +57,12 @@ static void group_task(void **args) {
   for (long t = 0; t < g_o.tiles; ++t) {
     void *a[5] = {g->pts[t], g->ctr, g->member[t], g->sum[t], g->cnt[t]};
     if (weft_rspawn(tile_task, 5, a, types) != WEFT_OK)
-      fail("weft_rspawn (tile)");
+      twin_fail(prog, "weft_rspawn (tile)");
   }
   void *a[2] = {rid_arg(g->red_reg), g};
   int rtypes[2] = {WEFT_ARG_INOUT | WEFT_ARG_REGION, WEFT_ARG_SAFE};
   if (weft_rspawn(reduce_tiles_task, 2, a, rtypes) != WEFT_OK)
-    fail("weft_rspawn (reduce tiles)");
+    twin_fail(prog, "weft_rspawn (reduce tiles)");
 }
 
 /* args: the top reduction region, the table of groups (SAFE). */
@@ -90,7 +82,7 @@ int main(int argc, char **argv) {
   weft_rid top_pts = weft_ralloc(WEFT_ROOT_REGION, 1);
   weft_rid top_red = weft_ralloc(WEFT_ROOT_REGION, 1);
   if (!top_pts || !top_red)
-    fail("weft_ralloc");
+    twin_fail(prog, "weft_ralloc");
   /* The table of groups in the top reduction region, each group's record
    * in its own reduction region (the tasks touch only what they hold). */
   group **gs = alloc_in(sizeof(group *) * (size_t)r, top_red);
@@ -98,7 +90,7 @@ int main(int argc, char **argv) {
     weft_rid pts_reg = weft_ralloc(top_pts, 2);
     weft_rid red_reg = weft_ralloc(top_red, 2);
     if (!pts_reg || !red_reg)
-      fail("weft_ralloc");
+      twin_fail(prog, "weft_ralloc");
     group *g = gs[i] = alloc_in(sizeof(group), red_reg);
     g->pts_reg = pts_reg;
     g->red_reg = red_reg;
@@ -114,7 +106,7 @@ int main(int argc, char **argv) {
                     (int)t, (void **)g->sum) != WEFT_OK ||
         weft_balloc(sizeof(long) * (size_t)k, g->red_reg, (int)t,
                     (void **)g->cnt) != WEFT_OK)
-      fail("weft_balloc");
+      twin_fail(prog, "weft_balloc");
     g->ctr = alloc_in(sizeof(double) * (size_t)(k * KMEANS_DIM), g->red_reg);
     kmeans_start_centres(g->ctr, k);
     for (long j = 0; j < t; ++j)
@@ -128,16 +120,13 @@ int main(int argc, char **argv) {
     for (long i = 0; i < r; ++i) {
       void *a[3] = {rid_arg(gs[i]->pts_reg), rid_arg(gs[i]->red_reg), gs[i]};
       if (weft_rspawn(group_task, 3, a, gtypes) != WEFT_OK)
-        fail("weft_rspawn (group)");
+        twin_fail(prog, "weft_rspawn (group)");
     }
     void *a[2] = {rid_arg(top_red), gs};
     if (weft_rspawn(reduce_task, 2, a, rtypes) != WEFT_OK)
-      fail("weft_rspawn (reduce)");
+      twin_fail(prog, "weft_rspawn (reduce)");
   }
-  void *root[1] = {rid_arg(WEFT_ROOT_REGION)};
-  int rtype[1] = {WEFT_ARG_INOUT | WEFT_ARG_REGION};
-  if (weft_wait(root, rtype, 1) != WEFT_OK)
-    fail("weft_wait");
+  twin_wait_all(prog);
   double t1 = twin_now();
   printf("kmeans_regions points=%ld clusters=%ld regions=%ld tiles=%ld "
          "iters=%ld threads=%d time_s=%.6f checksum=%.17g\n",

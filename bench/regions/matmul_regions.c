@@ -15,18 +15,10 @@
  *        (threads: WEFT_NUM_THREADS) */
 #include "matmul_common.h"
 
-#include <weft/regions.h>
-#include <weft/weft.h>
+#include "regions_twin.h"
 
 static const char *prog = "matmul_regions";
 static long g_tiles, g_b;
-
-static void *rid_arg(weft_rid r) { return (void *)(uintptr_t)r; }
-
-static void fail(const char *what) {
-  fprintf(stderr, "%s: %s: %s\n", prog, what, weft_last_error());
-  exit(1);
-}
 
 /* args: C tile, A tile, B tile. */
 static void tile_task(void **args) {
@@ -43,7 +35,7 @@ static void region_task(void **args) {
       for (long j = 0; j < t; ++j) {
         void *targs[3] = {c[i * t + j], a[i * t + p], b[p * t + j]};
         if (weft_rspawn(tile_task, 3, targs, types) != WEFT_OK)
-          fail("weft_rspawn (tile)");
+          twin_fail(prog, "weft_rspawn (tile)");
       }
 }
 
@@ -62,11 +54,11 @@ int main(int argc, char **argv) {
     for (long q = 0; q < r * r; ++q) {
       rid[m][q] = weft_ralloc(WEFT_ROOT_REGION, 1);
       if (!rid[m][q])
-        fail("weft_ralloc");
+        twin_fail(prog, "weft_ralloc");
       tab[m][q] = weft_alloc(sizeof(double *) * (size_t)(t * t), rid[m][q]);
       if (!tab[m][q] || weft_balloc(tile_bytes, rid[m][q], (int)(t * t),
                                     (void **)tab[m][q]) != WEFT_OK)
-        fail("weft_alloc");
+        twin_fail(prog, "weft_alloc");
       for (long k = 0; k < t * t; ++k) {
         long ti = (q / r) * t + k / t, tj = (q % r) * t + k % t;
         if (m < 2)
@@ -91,12 +83,9 @@ int main(int argc, char **argv) {
                          rid_arg(rid[2][ic]), tab[0][ia],
                          tab[1][ib],          tab[2][ic]};
         if (weft_rspawn(region_task, 6, args, types) != WEFT_OK)
-          fail("weft_rspawn (region)");
+          twin_fail(prog, "weft_rspawn (region)");
       }
-  void *root[1] = {rid_arg(WEFT_ROOT_REGION)};
-  int rtype[1] = {WEFT_ARG_INOUT | WEFT_ARG_REGION};
-  if (weft_wait(root, rtype, 1) != WEFT_OK)
-    fail("weft_wait");
+  twin_wait_all(prog);
   double t1 = twin_now();
   double sum = 0;
   for (long q = 0; q < r * r; ++q)

@@ -9,19 +9,10 @@
  *                    [--verify 1]   (threads: WEFT_NUM_THREADS) */
 #include "ray_common.h"
 
-#include <weft/regions.h>
-#include <weft/weft.h>
+#include "regions_twin.h"
 
 static const char *prog = "ray_regions";
 static ray_opts g_o;
-
-static void *rid_arg(weft_rid r) { return (void *)(uintptr_t)r; }
-static void *long_arg(long v) { return (void *)(intptr_t)v; }
-
-static void fail(const char *what) {
-  fprintf(stderr, "%s: %s: %s\n", prog, what, weft_last_error());
-  exit(1);
-}
 
 /* args: the tile, the scene, its first line (SAFE). */
 static void tile_task(void **args) {
@@ -39,7 +30,7 @@ static void region_task(void **args) {
   for (long k = 0; k < g_o.tiles; ++k) {
     void *a[3] = {tiles[k], args[2], long_arg((first + k) * g_o.lines)};
     if (weft_rspawn(tile_task, 3, a, types) != WEFT_OK)
-      fail("weft_rspawn (tile)");
+      twin_fail(prog, "weft_rspawn (tile)");
   }
 }
 
@@ -53,12 +44,12 @@ int main(int argc, char **argv) {
   for (long i = 0; i < r; ++i) {
     rid[i] = weft_ralloc(WEFT_ROOT_REGION, 1);
     if (!rid[i])
-      fail("weft_ralloc");
+      twin_fail(prog, "weft_ralloc");
     tab[i] = weft_alloc(sizeof(uint32_t *) * (size_t)t, rid[i]);
     scene[i] = weft_alloc(sizeof(ray_scene), rid[i]);
     if (!tab[i] || !scene[i] ||
         weft_balloc(tile_bytes, rid[i], (int)t, (void **)tab[i]) != WEFT_OK)
-      fail("weft_alloc");
+      twin_fail(prog, "weft_alloc");
     ray_load_scene(scene[i]);
     for (long k = 0; k < t; ++k)
       memset(tab[i][k], 0, tile_bytes);
@@ -69,12 +60,9 @@ int main(int argc, char **argv) {
   for (long i = 0; i < r; ++i) {
     void *a[4] = {rid_arg(rid[i]), tab[i], scene[i], long_arg(i * t)};
     if (weft_rspawn(region_task, 4, a, types) != WEFT_OK)
-      fail("weft_rspawn (region)");
+      twin_fail(prog, "weft_rspawn (region)");
   }
-  void *root[1] = {rid_arg(WEFT_ROOT_REGION)};
-  int rtype[1] = {WEFT_ARG_INOUT | WEFT_ARG_REGION};
-  if (weft_wait(root, rtype, 1) != WEFT_OK)
-    fail("weft_wait");
+  twin_wait_all(prog);
   double t1 = twin_now();
   uint64_t sum = 0;
   for (long i = 0; i < r; ++i)
