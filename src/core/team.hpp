@@ -9,6 +9,7 @@
 #include "ready_deque.hpp"
 #include "task.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -70,6 +71,13 @@ public:
   // Tasks with a priority wait in one heap per team, checked before deques.
   void push_priority(task *t);
   task *pop_priority();
+  // The highest-priority task for which allowed(t) holds, taken out; the
+  // others stay in the heap (popping refused tasks and pushing them back
+  // hid them from work_visible meanwhile: a member that may start them
+  // could look then, find the heap empty, and sleep with no wake to come).
+  // *refused tells whether a task was passed over.
+  template <class Allowed>
+  task *pop_priority_if(Allowed allowed, bool *refused);
   bool has_priority_tasks() const {
     return prio_count_.load(std::memory_order_relaxed) > 0;
   }
@@ -108,5 +116,30 @@ private:
   std::vector<task *> prio_heap_;
   inbox external_{*this};
 };
+
+template <class Allowed>
+task *team::pop_priority_if(Allowed allowed, bool *refused) {
+  std::lock_guard<std::mutex> lk(prio_lock_);
+  size_t best = prio_heap_.size();
+  *refused = false;
+  for (size_t i = 0; i < prio_heap_.size(); ++i)
+    if (best == prio_heap_.size() ||
+        prio_heap_[i]->priority > prio_heap_[best]->priority) {
+      if (allowed(prio_heap_[i]))
+        best = i;
+      else
+        *refused = true;
+    }
+  if (best == prio_heap_.size())
+    return nullptr;
+  task *t = prio_heap_[best];
+  prio_heap_[best] = prio_heap_.back();
+  prio_heap_.pop_back();
+  std::make_heap(
+      prio_heap_.begin(), prio_heap_.end(),
+      [](const task *a, const task *b) { return a->priority < b->priority; });
+  prio_count_.fetch_sub(1, std::memory_order_relaxed);
+  return t;
+}
 
 } // namespace weft

@@ -179,6 +179,8 @@ private:
   bool may_steal(task *x, task *limit) const;
   // A task taken that may not start here: where any worker can take it.
   void put_aside(task *t);
+  // A task refused here stays where others can take it: wake a sleeper.
+  void pass_wake();
   // The first task of the team's priority heap that may start under limit.
   task *pop_priority_allowed(task *limit);
   task *steal(task *limit);
@@ -206,7 +208,6 @@ private:
   // The innermost tied task on this thread's stack not waiting in a
   // barrier (tied_limit).
   task *tied_ = nullptr;
-  std::vector<task *> refused_; // pop_priority_allowed's scratch
   task *immediate_ = nullptr;
   bool in_retire_ = false;
   // Finished children of one parent not yet added to its counter: a worker
