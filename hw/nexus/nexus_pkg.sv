@@ -23,6 +23,10 @@ package nexus_pkg;
   parameter logic [1:0] DtInsert = 2'd1;  // create (or overwrite a hit); full if no free way
   parameter logic [1:0] DtUpdate = 2'd2;  // write a hit's state
   parameter logic [1:0] DtDelete = 2'd3;  // free a hit's way
+  // The Dependence Table's direct writes (no lookup of their own).
+  parameter logic [1:0] WrNew = 2'd0;  // a new key into the set's lowest free way
+  parameter logic [1:0] WrWay = 2'd1;  // a given way of the key's set
+  parameter logic [1:0] WrFree = 2'd2;  // free a given way
 
   // Access classes (the functional model's nexus_access): in and inoutset
   // are concurrent, out holds an address alone.

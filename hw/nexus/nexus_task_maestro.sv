@@ -22,9 +22,13 @@
 // free Task Pool entries, fresh ones in order), same Dummy Kick-Off List
 // numbers, same Ready FIFO order. Operations run one at a time: a waiter
 // made ready finishes first, then a Finished FIFO word, then the head of
-// the Task Buffer. A head that does not fit (no pool entries, no way in a
-// set, no Dummy Kick-Off List) stays there until a finish frees room: that
-// is the back-pressure, the New FIFO then fills and refuses words.
+// the Task Buffer. An insertion looks its parameters up one per cycle and
+// places each one as its answer arrives (the Dependence Table's direct
+// write port, beside the next lookups): n + 6 cycles for a task made ready
+// at once. A head that does not fit (no pool entries, no way in a set, no
+// Dummy Kick-Off List) has what it placed undone, one cycle per parameter,
+// and stays there until a finish frees room: that is the back-pressure,
+// the New FIFO then fills and refuses words.
 //
 // err_o is sticky: a finished id that is not a live task, or a finished
 // task's key missing from the Dependence Table.
@@ -69,6 +73,7 @@ module nexus_task_maestro #(
 );
   localparam int unsigned SB = $clog2(SETS);
   localparam int unsigned WB = $clog2(WAYS + 1);  // a set's used ways
+  localparam int unsigned YB = WAYS > 1 ? $clog2(WAYS) : 1;  // a way
   localparam int unsigned KW = $clog2(KOL);
   localparam int unsigned DW = $clog2(DUMMY_KOL);
   localparam int unsigned HW = IW + 1;  // holders, waiting
@@ -123,6 +128,12 @@ module nexus_task_maestro #(
   logic [1:0] dt_op;
   logic [63:0] dt_key;
   logic [ST-1:0] dt_wdata, dt_rdata;
+  logic [YB-1:0] dt_way;  // the way a lookup found its key in
+  // The direct write port: an insertion's placements and their undo.
+  logic dw_valid;
+  logic [1:0] dw_op;
+  logic [YB-1:0] dw_way, dw_free_way;
+  logic [ST-1:0] dw_data;
   nexus_dependence_table #(
       .SETS (SETS),
       .WAYS (WAYS),
@@ -131,7 +142,9 @@ module nexus_task_maestro #(
   ) u_dt (
       .clk_i, .rst_ni, .req_valid_i(dt_valid), .req_op_i(dt_op), .req_key_i(dt_key),
       .req_data_i(dt_wdata), .req_ready_o(), .rsp_valid_o(dt_rsp), .rsp_hit_o(dt_hit),
-      .rsp_full_o(), .rsp_data_o(dt_rdata)
+      .rsp_full_o(), .rsp_data_o(dt_rdata), .rsp_way_o(dt_way), .wr_valid_i(dw_valid),
+      .wr_op_i(dw_op), .wr_key_i(cur_key), .wr_way_i(dw_way), .wr_data_i(dw_data),
+      .wr_way_o(dw_free_way)
   );
 
   /* verilator lint_on PINCONNECTEMPTY */
@@ -157,7 +170,7 @@ module nexus_task_maestro #(
     S_CHK_POOL,
     S_CHK,
     S_PL_ALLOC,
-    S_PL,
+    S_UNDO,
     S_PL_FINAL,
     S_FIN_HDR_RD,
     S_FIN_HDR,
@@ -176,11 +189,15 @@ module nexus_task_maestro #(
   logic hd_valid_q, hd_waiter_q, blocked_q;
   logic ld_q;  // the check takes the head's parameter words as they arrive
   logic fail_q;  // the check found something that does not fit
-  logic [MW-1:0] hd_n_q, pi_q, qi_q, pend_q;
+  logic short_q;  // the pool has too few entries (nothing allocated)
+  logic [MW-1:0] hd_n_q, pi_q, qi_q, pend_q, placed_q;
   logic [63:0] hd_key_q[0:MAX_PARAMS-1];
   logic [1:0] hd_acc_q[0:MAX_PARAMS-1];
   logic [MAX_PARAMS-1:0] hd_new_q;
-  logic [MW-1:0] dummies_q;
+  logic [YB-1:0] hd_way_q[0:MAX_PARAMS-1];  // where each parameter was placed
+  // The free stacks before the insertion (its undo restores them).
+  logic [IW:0] sv_pool_top_q, sv_pool_fresh_q;
+  logic [DW:0] sv_dk_top_q, sv_dk_fresh_q;
   logic [IW-1:0] ent_q[0:MAXE-1];
   logic [EW:0] ei_q;
 
@@ -218,8 +235,8 @@ module nexus_task_maestro #(
     concurrent = a != nexus_pkg::AccOut;
   endfunction
 
-  // The check's lookups, kept for the placement: one entry state per
-  // parameter (a memory written by the check, read by the placement).
+  // The insertion's lookups, kept for its undo, and the finish's: one entry
+  // state per parameter (a memory).
   logic [ST-1:0] hd_st[0:MAX_PARAMS-1];
   logic [ST-1:0] hd_st_rd;
   logic [$clog2(MAX_PARAMS)-1:0] pidx, qidx;
@@ -235,12 +252,12 @@ module nexus_task_maestro #(
   logic lk1_q, lk2_q, lk_rsp;
   assign lk_rsp = dt_rsp && lk2_q;
 
-  // The entry state decoded below: the placement's kept lookup, else the
+  // The entry state decoded below: the finish's kept lookup, else the
   // Dependence Table's response.
   logic [ST-1:0] src_st;
   logic src_hit;
-  assign src_st  = st_q == S_PL || st_q == S_FIN_LD ? hd_st_rd : dt_rdata;
-  assign src_hit = st_q == S_PL ? !hd_new_q[pidx] : st_q == S_FIN_LD || dt_hit;
+  assign src_st  = st_q == S_FIN_LD ? hd_st_rd : dt_rdata;
+  assign src_hit = st_q == S_FIN_LD || dt_hit;
 
   // Decoding an entry state.
   logic [HW-1:0] r_hold, r_wait;
@@ -286,36 +303,29 @@ module nexus_task_maestro #(
   logic [1:0] cur_acc;
   logic [SB-1:0] cur_set;
   logic [WB-1:0] cur_used;
-  logic [MW-1:0] claimed;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [15:0] cur_hash, fkey_hash;  // the low SB bits are the set
-  logic [SB-1:0] hd_set[0:MAX_PARAMS-1];
-  for (genvar j = 0; j < MAX_PARAMS; j++) begin : g_hdset
-    logic [15:0] hj;
-    assign hj = nexus_pkg::set_hash(hd_key_q[j]);
-    assign hd_set[j] = hj[SB-1:0];
-  end
   /* verilator lint_on UNUSEDSIGNAL */
   assign cur_key = hd_key_q[pidx];
   assign cur_acc = hd_acc_q[pidx];
   assign cur_hash = nexus_pkg::set_hash(cur_key);
   assign cur_set = cur_hash[SB-1:0];
   assign cur_used = set_used[cur_set];
-  always_comb begin
-    claimed = '0;
-    for (int unsigned j = 0; j < MAX_PARAMS; j++)
-      if (MW'(j) < pi_q && hd_new_q[j] && hd_set[j] == cur_set) claimed = claimed + 1'b1;
-  end
   logic [SB-1:0] fkey_set;
   assign fin_key = st_q == S_FIN_LD ? f_key_rd : fkey_q;
   assign fkey_hash = nexus_pkg::set_hash(fin_key);
   assign fkey_set = fkey_hash[SB-1:0];
 
   // The check of the current parameter fails: no way left in its set for a
-  // new key, or no Dummy Kick-Off List left for an append.
-  logic chk_fail;
-  assign chk_fail = !src_hit ? WB'(WAYS) - cur_used <= WB'(claimed) :
-      !r_join && r_needs_dummy && (DW + 1)'(dummies_q) + 1'b1 > dk_free_n;
+  // new key, or no Dummy Kick-Off List left for an append. (The parameters
+  // before it are placed already: the set's count and the free lists
+  // include them.) A parameter that passes is placed in the same cycle.
+  logic chk_fail, place;
+  assign chk_fail = !src_hit ? cur_used == WB'(WAYS) : !r_join && r_needs_dummy && dk_free_n == '0;
+  assign place = st_q == S_CHK && lk_rsp && !fail_q && !chk_fail;
+  // Undoing a placed parameter (pi_q < placed_q).
+  logic undo;
+  assign undo = st_q == S_UNDO && pi_q < placed_q;
 
   // Decoded response: joinable, and whether an append needs a dummy list.
   logic r_join, r_needs_dummy;
@@ -370,12 +380,6 @@ module nexus_task_maestro #(
           dt_key   = new_head[63:0];
         end
       end
-      // One write per cycle: the entry after the parameter joins it.
-      S_PL: begin
-        dt_valid = 1'b1;
-        dt_op = hd_new_q[pidx] ? nexus_pkg::DtInsert : nexus_pkg::DtUpdate;
-        dt_wdata = p_enc;
-      end
       // One lookup per cycle, each key as its parameter read answers.
       S_FIN_LK:
       if (rd1_q) begin
@@ -400,6 +404,21 @@ module nexus_task_maestro #(
       S_EMIT: rdy_push = !rdy_full;
       default: ;
     endcase
+  end
+
+  // The direct writes: a parameter placed (the entry after it joins; a new
+  // key into its set's lowest free way), or undone (its way freed, or the
+  // state its lookup found written back).
+  always_comb begin
+    dw_valid = place || undo;
+    dw_op = dt_hit ? nexus_pkg::WrWay : nexus_pkg::WrNew;
+    dw_way = dt_way;
+    dw_data = p_enc;
+    if (st_q == S_UNDO) begin
+      dw_op = hd_new_q[pidx] ? nexus_pkg::WrFree : nexus_pkg::WrWay;
+      dw_way = hd_way_q[pidx];
+      dw_data = hd_st_rd;
+    end
   end
 
   // Memory read addresses (combinational from the state; data next cycle).
@@ -534,7 +553,7 @@ module nexus_task_maestro #(
     pf_wd = fent_q[EW'(ei_q)];
     su_we = 1'b0;
     su_wa = st_q == S_FIN_WB || st_q == S_FIN_LD ? fkey_set : cur_set;
-    su_wd = st_q == S_FIN_WB || st_q == S_FIN_LD ? set_used[fkey_set] - 1'b1 : cur_used + 1'b1;
+    su_wd = st_q == S_FIN_WB || st_q == S_FIN_LD ? set_used[fkey_set] - 1'b1 : st_q == S_UNDO ? cur_used - 1'b1 : cur_used + 1'b1;
     dkn_we = 1'b0;
     dkn_wa = dk_pop;
     dkn_wd = '0;
@@ -546,7 +565,8 @@ module nexus_task_maestro #(
     dkf_wa = dk_top_q[DW-1:0];
     dkf_wd = e_dh_q;
     case (st_q)
-      S_PL: begin
+      S_CHK:
+      if (place) begin
         par_we = 1'b1;
         if (!src_hit) su_we = 1'b1;
         if (p_take_dummy && r_dt_v) begin
@@ -557,6 +577,7 @@ module nexus_task_maestro #(
         end
         if (p_append && p_dt_v) dks_we = 1'b1;
       end
+      S_UNDO: su_we = undo && hd_new_q[pidx];
       S_PL_FINAL: begin
         hdr_we = 1'b1;
         hdr_wa = ent_q[EW'(ei_q)];
@@ -590,17 +611,23 @@ module nexus_task_maestro #(
       blocked_q <= 1'b0;
       ld_q <= 1'b0;
       fail_q <= 1'b0;
+      short_q <= 1'b0;
       hd_n_q <= '0;
       pi_q <= '0;
       qi_q <= '0;
       pend_q <= '0;
+      placed_q <= '0;
       hd_new_q <= '0;
-      dummies_q <= '0;
       ei_q <= '0;
       for (int unsigned j = 0; j < MAX_PARAMS; j++) begin
         hd_key_q[j] <= '0;
         hd_acc_q[j] <= '0;
+        hd_way_q[j] <= '0;
       end
+      sv_pool_top_q <= '0;
+      sv_pool_fresh_q <= '0;
+      sv_dk_top_q <= '0;
+      sv_dk_fresh_q <= '0;
       for (int unsigned j = 0; j < MAXE; j++) begin
         ent_q[j]  <= '0;
         fent_q[j] <= '0;
@@ -653,7 +680,7 @@ module nexus_task_maestro #(
       rd1_q   <= st_q == S_FIN_LK && (PW + 1)'(qi_q) < f_n_q;
       case (st_q)
         S_IDLE, S_EMIT: ;
-        S_LOAD_HDR, S_CHK_POOL, S_CHK, S_PL_ALLOC, S_PL, S_PL_FINAL:
+        S_LOAD_HDR, S_CHK_POOL, S_CHK, S_PL_ALLOC, S_UNDO, S_PL_FINAL:
         cyc_insert_o <= cyc_insert_o + 1'b1;
         default: cyc_finish_o <= cyc_finish_o + 1'b1;
       endcase
@@ -703,8 +730,14 @@ module nexus_task_maestro #(
           pi_q <= '0;
           qi_q <= '0;
           hd_new_q <= '0;
-          dummies_q <= '0;
+          placed_q <= '0;
+          pend_q <= '0;
           fail_q <= pool_free_n < (IW + 1)'(need);
+          short_q <= pool_free_n < (IW + 1)'(need);
+          sv_pool_top_q <= pool_top_q;
+          sv_pool_fresh_q <= pool_fresh_q;
+          sv_dk_top_q <= dk_top_q;
+          sv_dk_fresh_q <= dk_fresh_q;
           ei_q <= '0;
           if (hd_n_q == '0 || (!ld_q && pool_free_n < (IW + 1)'(need))) begin
             // Nothing to look up (or, retried, the pool is still short).
@@ -715,10 +748,18 @@ module nexus_task_maestro #(
           end else st_q <= S_CHK;
         end
         // Lookups issued one per cycle, answered 2 cycles later in order;
-        // each answer is checked (against the claims of the parameters
-        // before it) and kept. A head that does not fit is loaded whole
-        // before it blocks.
+        // the task's pool entries taken meanwhile, one per cycle. Each
+        // answer is checked and kept, and placed at once if it fits (and
+        // every parameter before it did). A head that does not fit is
+        // loaded whole, what it placed undone, and then it blocks.
         S_CHK: begin
+          if (!short_q && ei_q < need) begin
+            ent_q[EW'(ei_q)] <= pool_pop;
+            if (pool_top_q != '0) pool_top_q <= pool_top_q - 1'b1;
+            else pool_fresh_q <= pool_fresh_q + 1'b1;
+            if (ei_q == '0) live_q[pool_pop] <= 1'b1;
+            ei_q <= ei_q + 1'b1;
+          end
           if (dt_valid) begin
             if (ld_q) begin
               hd_key_q[qidx] <= new_head[63:0];
@@ -729,18 +770,39 @@ module nexus_task_maestro #(
           end
           if (lk_rsp) begin
             if (!dt_hit) hd_new_q[pidx] <= 1'b1;
-            else if (!r_join && r_needs_dummy) dummies_q <= dummies_q + 1'b1;
+            hd_way_q[pidx] <= dt_hit ? dt_way : dw_free_way;
             if (chk_fail) fail_q <= 1'b1;
+            if (place) begin
+              placed_q <= placed_q + 1'b1;
+              if (p_append) pend_q <= pend_q + 1'b1;
+              if (p_take_dummy) begin
+                if (dk_top_q != '0) dk_top_q <= dk_top_q - 1'b1;
+                else dk_fresh_q <= dk_fresh_q + 1'b1;
+              end
+            end
             if (pi_q + 1'b1 == hd_n_q) begin
               ld_q <= 1'b0;
               pi_q <= '0;
-              if (fail_q || chk_fail) begin
-                blocked_q <= 1'b1;
-                st_q <= S_IDLE;
-              end else st_q <= S_PL_ALLOC;
+              ei_q <= '0;
+              st_q <= fail_q || chk_fail ? S_UNDO : S_PL_FINAL;
             end else pi_q <= pi_q + 1'b1;
           end
         end
+        // One placed parameter undone per cycle, then the free stacks and
+        // the pool entry restored: the unit is as before the insertion.
+        S_UNDO:
+        if (undo) pi_q <= pi_q + 1'b1;
+        else begin
+          pi_q <= '0;
+          pool_top_q <= sv_pool_top_q;
+          pool_fresh_q <= sv_pool_fresh_q;
+          dk_top_q <= sv_dk_top_q;
+          dk_fresh_q <= sv_dk_fresh_q;
+          if (!short_q) live_q[ent_q[0]] <= 1'b0;
+          blocked_q <= 1'b1;
+          st_q <= S_IDLE;
+        end
+        // A task without parameters: its pool entry.
         S_PL_ALLOC: begin
           ent_q[EW'(ei_q)] <= pool_pop;
           if (pool_top_q != '0) pool_top_q <= pool_top_q - 1'b1;
@@ -750,20 +812,8 @@ module nexus_task_maestro #(
           if (ei_q + 1'b1 == need) begin
             ei_q <= '0;
             pi_q <= '0;
-            st_q <= hd_n_q == '0 ? S_PL_FINAL : S_PL;
-          end else ei_q <= ei_q + 1'b1;
-        end
-        // One parameter placed per cycle from its kept lookup.
-        S_PL: begin
-          if (p_append) pend_q <= pend_q + 1'b1;
-          if (p_take_dummy) begin
-            if (dk_top_q != '0) dk_top_q <= dk_top_q - 1'b1;
-            else dk_fresh_q <= dk_fresh_q + 1'b1;
-          end
-          if (pi_q + 1'b1 == hd_n_q) begin
-            ei_q <= '0;
             st_q <= S_PL_FINAL;
-          end else pi_q <= pi_q + 1'b1;
+          end else ei_q <= ei_q + 1'b1;
         end
         S_PL_FINAL: begin
           if (ei_q + 1'b1 == need) begin

@@ -78,9 +78,12 @@ public:
   void push_priority(task *t);
   task *pop_priority();
   // The highest-priority task for which allowed(t) holds, taken in one
-  // critical section: the tasks passed over never leave the heap, so no
-  // member sees it empty while it is not.
-  template <class Allowed> task *pop_priority_if(Allowed allowed);
+  // critical section: the tasks passed over never leave the heap (popping
+  // and pushing them back hid them from work_visible meanwhile, and a
+  // member that may start them could sleep with no wake to come).
+  // *refused tells whether a task of higher priority was passed over.
+  template <class Allowed>
+  task *pop_priority_if(Allowed allowed, bool *refused);
   bool has_priority_tasks() const {
     return prio_count_.load(std::memory_order_relaxed) > 0;
   }
@@ -121,14 +124,19 @@ private:
   inbox external_{*this};
 };
 
-template <class Allowed> task *team::pop_priority_if(Allowed allowed) {
+template <class Allowed>
+task *team::pop_priority_if(Allowed allowed, bool *refused) {
   std::lock_guard<std::mutex> lk(prio_lock_);
   size_t best = prio_heap_.size();
+  *refused = false;
   for (size_t i = 0; i < prio_heap_.size(); ++i)
-    if ((best == prio_heap_.size() ||
-         prio_heap_[i]->priority > prio_heap_[best]->priority) &&
-        allowed(prio_heap_[i]))
-      best = i;
+    if (best == prio_heap_.size() ||
+        prio_heap_[i]->priority > prio_heap_[best]->priority) {
+      if (allowed(prio_heap_[i]))
+        best = i;
+      else
+        *refused = true;
+    }
   return best == prio_heap_.size() ? nullptr : take_priority_at(best);
 }
 

@@ -538,6 +538,27 @@ bool worker::may_steal(task *x, task *limit) const {
   return false;
 }
 
+task *worker::pop_priority_allowed(task *limit) {
+  // Every task of the heap may be one this worker must refuse; the one it
+  // may start can be anywhere. Refused ones never leave the heap (a member
+  // that may start them must see them before it sleeps).
+  bool refused;
+  task *t = team_->pop_priority_if([&](task *x) { return may_start(x, limit); },
+                                   &refused);
+  if (refused)
+    pass_wake();
+  return t;
+}
+
+void worker::pass_wake() {
+  // The wake that announced a task may have gone to this worker, which may
+  // not start it, while the member that may sleeps: pass it on (each
+  // member that refuses it does, so the one that may start it is reached).
+  light_fence();
+  if (team_->num_sleeping().load(std::memory_order_seq_cst) > 0)
+    team_->wake_one();
+}
+
 void worker::put_aside(task *t) {
   team_->push_priority(t);
   light_fence();
@@ -556,9 +577,7 @@ __attribute__((always_inline)) inline task *worker::find_any() {
     put_aside(t);
   }
   if (team_->has_priority_tasks()) {
-    task *t = limit ? team_->pop_priority_if(
-                          [&](task *x) { return may_start(x, limit); })
-                    : team_->pop_priority();
+    task *t = limit ? pop_priority_allowed(limit) : team_->pop_priority();
     if (t)
       return t;
   }
@@ -573,10 +592,12 @@ __attribute__((always_inline)) inline task *worker::find_any() {
     // Back where it was (what lies below is older still), unless it was
     // the last one: the deque then restarts one index higher, where the
     // task would count as pushed since mark_.
-    if (own.next_index() == next - 1)
+    if (own.next_index() == next - 1) {
       own.push(t);
-    else
+      pass_wake();
+    } else {
       put_aside(t);
+    }
   }
   if (slot_->mail.maybe_nonempty())
     if (task *t = accept_mail(slot_->mail.take(), limit))

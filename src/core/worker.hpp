@@ -181,6 +181,10 @@ private:
   bool may_steal(task *x, task *limit) const;
   // A task taken that may not start here: where any worker can take it.
   void put_aside(task *t);
+  // A task refused here stays where others can take it: wake a sleeper.
+  void pass_wake();
+  // The first task of the team's priority heap that may start under limit.
+  task *pop_priority_allowed(task *limit);
   // The first task of the team's priority heap that may start under limit.
   task *steal(task *limit);
   // A letter taken from a mailbox, if it may start under limit (else it is

@@ -3,7 +3,9 @@
 // inserts (new keys, overwrites, set conflicts), updates and deletes, random
 // and on keys that crowd one set; 2 cycles per operation, one at a time or
 // back to back (the pipeline: an operation every cycle, its predecessor's
-// write forwarded when both touch one set).
+// write forwarded when both touch one set); the direct write port (new key
+// into the lowest free way, a given way written or freed) beside lookups
+// every cycle.
 #include "Vnexus_dependence_table.h"
 #include "verilated.h"
 
@@ -41,6 +43,7 @@ struct dt_tb {
     m->clk_i = 0;
     m->rst_ni = 0;
     m->req_valid_i = 0;
+    m->wr_valid_i = 0;
     m->eval();
     m->rst_ni = 1;
     m->eval();
@@ -209,6 +212,102 @@ TEST(NexusDependenceTable, BackToBackOperationsSeeEachOther) {
     ASSERT_EQ(got[i].full, e.full) << "operation " << i;
     ASSERT_EQ(got[i].data, e.data) << "operation " << i;
   }
+}
+
+// The direct write port beside lookups every cycle, against a reference
+// that knows each key's way: WrNew puts a new key in its set's lowest free
+// way (reported by wr_way_o), WrWay rewrites a key's way, WrFree frees it.
+// Every lookup answers with the key's state and way as of the edge that
+// took it (a direct write on that edge included).
+TEST(NexusDependenceTable, DirectWritesBesideLookups) {
+  enum wr : unsigned { wr_new = 0, wr_way = 1, wr_free = 2 };
+  dt_tb tb;
+  struct slot {
+    bool valid = false;
+    uint64_t key = 0;
+    uint32_t data = 0;
+  };
+  std::vector<std::array<slot, kWays>> sets(kSets);
+  auto find = [&](uint64_t k) -> int {
+    auto &s = sets[set_of(k)];
+    for (unsigned w = 0; w < kWays; ++w)
+      if (s[w].valid && s[w].key == k)
+        return int(w);
+    return -1;
+  };
+  std::vector<uint64_t> keys; // crowding two sets, and others
+  for (uint64_t k = 8; keys.size() < 2 * kWays + 6; k += 8)
+    if (set_of(k) == 3 || set_of(k) == 12 || keys.size() % 4 == 0)
+      keys.push_back(k);
+  struct expect {
+    bool hit;
+    uint32_t data;
+    unsigned way;
+  };
+  std::vector<expect> pending; // lookups in flight, oldest first
+  std::vector<size_t> due;
+  std::mt19937_64 rng(11);
+  unsigned direct = 0, answered = 0;
+  for (size_t cycle = 0; cycle < 40000; ++cycle) {
+    if (tb.m->rsp_valid_o) {
+      ASSERT_FALSE(pending.empty());
+      ASSERT_EQ(due.front(), cycle);
+      const expect e = pending.front();
+      ASSERT_EQ(bool(tb.m->rsp_hit_o), e.hit) << "cycle " << cycle;
+      ASSERT_EQ(tb.m->rsp_data_o, e.data) << "cycle " << cycle;
+      if (e.hit) {
+        ASSERT_EQ(tb.m->rsp_way_o, e.way) << "cycle " << cycle;
+      }
+      pending.erase(pending.begin());
+      due.erase(due.begin());
+      ++answered;
+    }
+    // A direct write on this edge, at random.
+    tb.m->wr_valid_i = 0;
+    if (rng() % 2) {
+      const uint64_t k = keys[rng() % keys.size()];
+      auto &s = sets[set_of(k)];
+      const int w = find(k);
+      const uint32_t d = uint32_t(rng());
+      int free_way = -1;
+      for (unsigned i = 0; i < kWays && free_way < 0; ++i)
+        if (!s[i].valid)
+          free_way = int(i);
+      tb.m->wr_key_i = k;
+      tb.m->wr_data_i = d;
+      if (w < 0 && free_way >= 0) {
+        tb.m->wr_valid_i = 1;
+        tb.m->wr_op_i = wr_new;
+        tb.m->eval();
+        ASSERT_EQ(tb.m->wr_way_o, unsigned(free_way));
+        s[free_way] = {true, k, d};
+      } else if (w >= 0) {
+        tb.m->wr_valid_i = 1;
+        tb.m->wr_way_i = unsigned(w);
+        tb.m->wr_op_i = rng() % 3 ? wr_way : wr_free;
+        if (tb.m->wr_op_i == wr_way)
+          s[w].data = d;
+        else
+          s[w].valid = false;
+      }
+      direct += tb.m->wr_valid_i;
+    }
+    // A lookup taken on this edge sees the state after the direct write.
+    const uint64_t k = keys[rng() % keys.size()];
+    tb.m->req_valid_i = 1;
+    tb.m->req_op_i = lookup;
+    tb.m->req_key_i = k;
+    const int w = find(k);
+    pending.push_back({w >= 0, w >= 0 ? sets[set_of(k)][w].data : 0,
+                       unsigned(w >= 0 ? w : 0)});
+    due.push_back(cycle + 2);
+    tb.tick();
+    tb.m->req_valid_i = 0;
+    tb.m->wr_valid_i = 0;
+    tb.m->eval();
+  }
+  EXPECT_GT(direct, 10000u);
+  EXPECT_GT(answered, 39000u);
 }
 
 } // namespace

@@ -232,7 +232,7 @@ TEST(NexusTaskMaestro, SetConflictBlocks) {
 // predecessor's address and writing its own (2 dependences). Every task but
 // the first waits in one Kick-Off List; each finish kicks off the next.
 // The RTL's cycles per operation are fixed by its FSM (docs/engines.md,
-// "nexus-rtl"): 10 per insertion and 14 per finish with a kick-off.
+// "nexus-rtl"): 7 per insertion and 14 per finish with a kick-off.
 TEST(NexusTaskMaestro, EmptytaskChainCycles) {
   pair_bench b(nexus_rtl::kTableI);
   constexpr uint32_t kTasks = 500;
@@ -258,12 +258,13 @@ TEST(NexusTaskMaestro, EmptytaskChainCycles) {
               double(b.model_finish) / kTasks, ins + fin,
               double(b.model_insert + b.model_finish) / kTasks);
   EXPECT_EQ(after_insert.blocked_cycles, 0u);
-  // Insert (the check's lookups pipelined with the parameter words, the
-  // placement one table write per cycle): header 1 + pool check 1 + check
-  // n + 2 (one lookup per cycle, 2 cycles of latency) + allocation 1 +
-  // placement n + header / count write 1 (+ Ready FIFO word 1 if ready):
-  // 2n + 6, i.e. 9 for the first task (1 parameter, ready), 10 for the others.
-  EXPECT_EQ(after_insert.insert_cycles, 9u + (kTasks - 1) * 10u);
+  // Insert (the lookups pipelined with the parameter words, each parameter
+  // placed by the table's direct write port as its answer arrives, the
+  // pool entry taken meanwhile): header 1 + pool check 1 + lookups n + 2
+  // (one per cycle, 2 cycles of latency) + header / count write 1 (+ Ready
+  // FIFO word 1 if ready): n + 5, i.e. 7 for the first task (1 parameter,
+  // ready) and for the others (2 parameters, waiting).
+  EXPECT_EQ(after_insert.insert_cycles, kTasks * 7u);
   // Finish (the entry's parameters read and looked up one per cycle, then
   // one kept entry per cycle): header 2 + lookups n + 3 + per entry 1 (+
   // kick-off 2 per task and a write-back 1 when it has waiters) + end 1 +
@@ -274,8 +275,9 @@ TEST(NexusTaskMaestro, EmptytaskChainCycles) {
 
 // Cycles per operation against the number of dependences, printed as the
 // table of docs/hardware.md and asserted: a task with n new keys (written,
-// so it is ready at once) costs 2n + 7 to insert (n > 8: + 2 for the dummy
-// Task Pool entry: its allocation and header write), and its finish with
+// so it is ready at once) costs n + 6 to insert (n > 8: + 1 for the dummy
+// Task Pool entry's header write; its allocation overlaps the lookups;
+// n = 0: 5), and its finish with
 // nobody waiting 2n + 7 (n > 8: + 7 for the dummy entry: its header read,
 // the lookups' latency, its end and its release; n = 0: 4). Then a writer
 // with k readers waiting on its one key: its finish kicks them all off, 2
@@ -302,7 +304,7 @@ TEST(NexusTaskMaestro, CyclesByDependences) {
                 (unsigned long)fin, (unsigned long)(b.model_insert - m0),
                 (unsigned long)(b.model_finish - f0));
     const uint64_t dummy = n > 8 ? 1 : 0;
-    EXPECT_EQ(ins, n == 0 ? 5u : 2u * n + 7u + 2u * dummy) << "n " << n;
+    EXPECT_EQ(ins, n == 0 ? 5u : n + 6u + dummy) << "n " << n;
     EXPECT_EQ(fin, n == 0 ? 4u : 2u * n + 7u + 7u * dummy) << "n " << n;
   }
   std::printf("k readers kicked off by one finish: RTL cycles (model)\n");
