@@ -44,6 +44,10 @@ struct dist_stats {
   std::uint64_t control_sent = 0; // heap forfeits (error paths only)
   std::uint64_t heartbeats_sent = 0;
   std::uint64_t puts = 0, put_bytes = 0, atomics = 0;
+  // This rank's incoming ring (docs/places.md): restarts at the lap's start
+  // when it drained, restarts lost to a sender reserving meanwhile, and
+  // graphs that arrived running past the lap's end into the slack.
+  std::uint64_t ring_restarts = 0, ring_restarts_lost = 0, ring_straddles = 0;
 };
 dist_stats places_mpi_stats();
 /// The thread level MPI provided (MPI_THREAD_*).

@@ -88,6 +88,7 @@ struct comm::impl {
   // MPI_THREAD_MULTIPLE (and not WEFT_DIST_FUNNELED=1): callers make their
   // own sends, puts and atomics; the progress thread receives.
   bool direct = false;
+  bool funneled = false; // WEFT_DIST_FUNNELED
 
   explicit impl(comm &cc) : c(cc) {}
 
@@ -115,9 +116,7 @@ struct comm::impl {
       return;
     }
     c.level_ = provided;
-    const char *f = std::getenv("WEFT_DIST_FUNNELED");
-    direct =
-        provided == MPI_THREAD_MULTIPLE && !(f && std::strcmp(f, "1") == 0);
+    direct = provided == MPI_THREAD_MULTIPLE && !funneled;
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     check(MPI_Comm_dup(MPI_COMM_WORLD, &net), "MPI_Comm_dup");
     MPI_Comm_set_errhandler(net, MPI_ERRORS_RETURN);
@@ -463,7 +462,8 @@ void comm::die(const char *fmt, ...) {
   std::_Exit(70);
 }
 
-comm &comm::start(std::size_t window_bytes, const am_handler *handlers) {
+comm &comm::start(std::size_t window_bytes, const am_handler *handlers,
+                  bool funneled, double timeout_s) {
   if (g_comm)
     throw std::logic_error("weft::places_mpi_init: called twice");
   auto *c = new comm;
@@ -472,15 +472,8 @@ comm &comm::start(std::size_t window_bytes, const am_handler *handlers) {
   for (std::uint32_t i = 1; i < kMaxHandlers; ++i)
     m.handlers[i] = handlers[i];
   m.want_bytes = window_bytes;
-  if (const char *s = std::getenv("WEFT_DIST_TIMEOUT")) {
-    char *end = nullptr;
-    double v = std::strtod(s, &end);
-    if (!end || *end || !(v >= 0.5 && v <= 3600))
-      throw std::invalid_argument(
-          std::string("weft::places_mpi_init: WEFT_DIST_TIMEOUT=") + s +
-          " (seconds, from 0.5 to 3600)");
-    m.timeout_ms = std::int64_t(v * 1000);
-  }
+  m.funneled = funneled;
+  m.timeout_ms = std::int64_t(timeout_s * 1000);
   m.progress = std::thread([&m] { m.loop(); });
   {
     std::unique_lock<std::mutex> lk(m.ready_lock);
