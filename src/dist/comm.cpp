@@ -32,7 +32,17 @@ std::int64_t now_ms() {
 
 // An operation a caller hands to the progress thread.
 struct op {
-  enum kind { send, track, fetch_add, publish, put_send, barrier, ibarrier } k;
+  enum kind {
+    send,
+    track,
+    fetch_add,
+    publish,
+    put_send,
+    get,
+    barrier,
+    ibarrier
+  } k;
+  void *dst = nullptr; // get
   int to = 0;
   std::vector<char> msg; // header + payload (send, put_send)
   const void *src = nullptr;
@@ -176,6 +186,9 @@ struct comm::impl {
       put_parts_now(o->to, o->parts, o->nparts, o->disp);
       send_now(o->to, std::move(o->msg), -1);
       break;
+    case op::get:
+      get_now(o->to, o->dst, o->bytes, o->disp);
+      break;
     case op::barrier:
       in_call = "MPI_Barrier";
       check(MPI_Barrier(net), "MPI_Barrier");
@@ -240,6 +253,19 @@ struct comm::impl {
     check(MPI_Win_flush(to, win), "MPI_Win_flush", to);
     MPI_Type_free(&type);
     c.stats_.put_bytes.fetch_add(total, std::memory_order_relaxed);
+  }
+
+  void get_now(int to, void *dst, std::size_t bytes, std::size_t disp) {
+    char *p = static_cast<char *>(dst);
+    for (std::size_t off = 0; off < bytes;) {
+      std::size_t n = std::min<std::size_t>(bytes - off, 1u << 30);
+      check(MPI_Get(p + off, int(n), MPI_BYTE, to, MPI_Aint(disp + off), int(n),
+                    MPI_BYTE, win),
+            "MPI_Get", to);
+      off += n;
+    }
+    check(MPI_Win_flush(to, win), "MPI_Win_flush", to);
+    c.stats_.gets.fetch_add(1, std::memory_order_relaxed);
   }
 
   void put_now(int to, const void *src, std::size_t bytes, std::size_t disp) {
@@ -551,6 +577,21 @@ std::uint64_t comm::fetch_add(int to, std::size_t disp, std::uint64_t v) {
   impl_->submit(&o);
   impl_->wait(&o);
   return o.result;
+}
+
+void comm::get(int to, std::size_t disp, void *dst, std::size_t bytes) {
+  if (impl_->direct) {
+    impl_->get_now(to, dst, bytes, disp);
+    return;
+  }
+  op o;
+  o.k = op::get;
+  o.to = to;
+  o.disp = disp;
+  o.dst = dst;
+  o.bytes = bytes;
+  impl_->submit(&o);
+  impl_->wait(&o);
 }
 
 void comm::publish(std::size_t disp, std::uint64_t v) {

@@ -40,7 +40,7 @@ struct put_part {
 struct comm_stats {
   std::atomic<std::uint64_t> am_sent[kMaxHandlers] = {};
   std::atomic<std::uint64_t> am_received[kMaxHandlers] = {};
-  std::atomic<std::uint64_t> puts{0}, put_bytes{0}, atomics{0};
+  std::atomic<std::uint64_t> puts{0}, put_bytes{0}, atomics{0}, gets{0};
 };
 
 class comm {
@@ -77,6 +77,9 @@ public:
   // to's window (MPI_Fetch_and_op, MPI_SUM); returns the old value. v == 0
   // reads the word (MPI_NO_OP). Blocks the caller until done.
   std::uint64_t fetch_add(int to, std::size_t disp, std::uint64_t v);
+  // Reads bytes at byte disp of rank to's window into dst (MPI_Get, then
+  // MPI_Win_flush). Blocks the caller until they arrived.
+  void get(int to, std::size_t disp, void *dst, std::size_t bytes);
   // Writes v to this rank's window word at disp (MPI_Accumulate, REPLACE).
   void publish(std::size_t disp, std::uint64_t v);
   // Puts [src, src + bytes) at byte disp of rank to's window with one

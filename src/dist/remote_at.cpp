@@ -8,7 +8,9 @@
 
 #include <weft/dist.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -64,6 +66,7 @@ struct state {
   std::size_t managed = 0, incoming = 0, ring = 0, slack = 0;
   std::int64_t full_timeout_ms = 5000;
   bool restart = true; // WEFT_DIST_RING_RESTART (for the before/after figures)
+  std::size_t restart_past = 0; // restart_if_drained
   // This rank's incoming heap: released intervals [start, end) past tail.
   std::mutex heap_lock;
   std::map<std::uint64_t, std::uint64_t> released;
@@ -110,9 +113,10 @@ void release_locked(std::uint64_t start, std::uint64_t end) {
 // reserves between that read and the add makes the owner's range one past
 // the sender's, released all the same (a lost restart: the range is skipped,
 // never written, and until the sender's graph is released the ring holds
-// only what lies before the drained position). Hence only past the middle
-// of the lap: a lost restart leaves at least half the ring usable, and the
-// graphs cycle over the first half lap (plus one graph) of warm pages. On a
+// only what lies before the drained position). Hence only once drained past
+// restart_past = min(ring / 2, 16 MiB): a lost restart leaves at least that
+// much usable, and graphs cycle over the ring's first restart_past bytes
+// (plus one graph) of warm pages, small enough to stay in the cache. On a
 // worker that released a graph, outside heap_lock: in the FUNNELED
 // discipline the atomics wait for the progress thread, which takes
 // heap_lock for forfeits.
@@ -121,7 +125,7 @@ void restart_if_drained() {
   {
     std::lock_guard<std::mutex> lk(g->heap_lock);
     t = g->tail.load(std::memory_order_relaxed);
-    if (g->restarting || !g->released.empty() || t % g->ring < g->ring / 2)
+    if (g->restarting || !g->released.empty() || t % g->ring < g->restart_past)
       return;
     g->restarting = true;
   }
@@ -433,6 +437,7 @@ void places_mpi_init(std::size_t bytes) {
   s->slack = round64(bytes / 4);
   s->restart = env.ring_restart;
   s->ring = (bytes - s->incoming - s->slack) & ~std::size_t(63);
+  s->restart_past = std::min(s->ring / 2, std::size_t(16) << 20);
   g = s.get();
   dist::am_handler handlers[dist::kMaxHandlers] = {};
   handlers[kCall] = on_call;
@@ -508,10 +513,35 @@ dist_stats places_mpi_stats() {
   s.puts = c.puts;
   s.put_bytes = c.put_bytes;
   s.atomics = c.atomics;
+  s.gets = c.gets;
   s.ring_restarts = g->restarts.load(std::memory_order_relaxed);
   s.ring_restarts_lost = g->restarts_lost.load(std::memory_order_relaxed);
   s.ring_straddles = g->straddles.load(std::memory_order_relaxed);
   return s;
+}
+
+void places_mpi_get(int rank, const void *remote, void *dst,
+                    std::size_t bytes) {
+  if (!g)
+    throw std::logic_error("weft::places_mpi_get: places_mpi_init was not "
+                           "called");
+  if (rank < 0 || rank >= g->c->world())
+    throw std::invalid_argument("weft::places_mpi_get: rank " +
+                                std::to_string(rank) + " does not exist (" +
+                                std::to_string(g->c->world()) + " ranks)");
+  auto a = reinterpret_cast<std::uintptr_t>(remote);
+  std::uintptr_t base = g->c->remote_window(rank);
+  if (a < base + kArenaDisp || bytes > g->c->window_bytes() ||
+      a - base > g->c->window_bytes() - bytes) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%p", remote);
+    throw std::invalid_argument(std::string("weft::places_mpi_get: ") +
+                                std::to_string(bytes) + " bytes at " + text +
+                                " are not inside rank " + std::to_string(rank) +
+                                "'s place");
+  }
+  if (bytes)
+    g->c->get(rank, std::size_t(a - base), dst, bytes);
 }
 
 int places_mpi_thread_level() { return g ? g->c->thread_level() : 0; }
