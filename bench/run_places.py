@@ -286,9 +286,30 @@ def ring_ab(build, rounds, reps):
     return out
 
 
-def run_dist(build, reps, quick):
+def strategy_table(r):
+    """Arrays and lists across ranks under the three strategies."""
+    print("| graph | elements | weft us | mp us | pegasus us | mp / weft "
+          "| pegasus / weft |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    rows = {}
+    for shape in ("array", "list"):
+        ns = sorted({int(n) for st in STRATEGIES
+                     for n in r.get("%s_%s" % (shape, st), {})})
+        for n in ns:
+            v = {st: r["%s_%s" % (shape, st)][str(n)]["median_us"]
+                 for st in STRATEGIES}
+            rows["%s/%d" % (shape, n)] = v
+            print("| %s | %d | %.1f | %.1f | %.1f | %.2f | %.2f |" % (
+                shape, n, v["weft"], v["mp"], v["pegasus"],
+                v["mp"] / v["weft"], v["pegasus"] / v["weft"]))
+    return rows
+
+
+def run_dist(build, reps, quick, strategies=False):
     """at() across two ranks against raw MPI (bench/places_dist.cpp)."""
-    res = places_dist(build, ["--reps", str(reps)] + (["--quick"] if quick else []))
+    res = places_dist(build, ["--reps", str(reps)] +
+                      (["--quick"] if quick else []) +
+                      (["--strategies"] if strategies else []))
     if res is None:
         return None
     r = res["results"]
@@ -313,6 +334,10 @@ def run_dist(build, reps, quick):
             print("%-14s %9s %12.2f %9.2f-%-10.2f" % (
                 kind, n, v["median_us"], v["min_us"], v["max_us"]))
     print(json.dumps(t, indent=1))
+    if strategies:
+        res["strategies"] = strategy_table(r)
+        with open(out, "w") as f:
+            json.dump(res, f, indent=1)
     print("results:", out)
     return res
 
@@ -328,6 +353,9 @@ def main():
     ap.add_argument("--no-dist", action="store_true")
     ap.add_argument("--ring-ab", type=int, metavar="N")
     ap.add_argument("--imsuite", type=int, metavar="N")
+    ap.add_argument("--strategies", action="store_true",
+                    help="with --dist-only: arrays and lists under weft, mp "
+                    "and pegasus too")
     a = ap.parse_args()
     if a.imsuite:
         imsuite(a.build, a.imsuite)
@@ -336,7 +364,7 @@ def main():
         ring_ab(a.build, a.ring_ab, a.reps)
         return
     if a.dist_only:
-        run_dist(a.build, a.reps, a.quick)
+        run_dist(a.build, a.reps, a.quick, a.strategies)
         return
     if a.plot_only:
         with open(a.plot_only) as f:

@@ -33,6 +33,7 @@
 #include <boost/serialization/array_wrapper.hpp>
 #include <boost/serialization/split_free.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -100,6 +101,8 @@ public:
     map_.emplace(remote, c);
     return static_cast<T *>(c);
   }
+  // Whether the object at `remote` was read already.
+  bool seen(const void *remote) const { return map_.count(remote) != 0; }
   // Replaces a's store (still the source's address) by a copy of it.
   template <class E> void array(weft::array<E> &a) {
     if (!a.length) {
@@ -123,6 +126,25 @@ private:
   std::unordered_map<const void *, void *> map_;
   std::vector<void *> objects_, stores_;
 };
+
+// The mp strategy's archive object of this thread, its store grown to at
+// least n bytes (objects made with make are never freed: it is reused, and a
+// store too small is left behind). at() has sent the graph when it returns
+// from the call, so the next send may overwrite it.
+inline wire *archive_buffer(std::size_t n) {
+  thread_local wire *w = nullptr;
+  thread_local std::size_t capacity = 0;
+  thread_local int where = -1;
+  if (!w || n > capacity || where != weft::here().id) {
+    capacity = std::max<std::size_t>(n, 2 * capacity);
+    where = weft::here().id;
+    w = weft::make<wire>(weft::here());
+    w->bytes = weft::make_array<char>(weft::here(), capacity);
+  }
+  w->bytes.length = n;
+  w->bytes.bytes = n;
+  return w;
+}
 
 template <class T, class F> void send(weft::place p, T *root, F f) {
   timers &mine = g_timers[weft::here().id];
@@ -155,8 +177,7 @@ template <class T, class F> void send(weft::place p, T *root, F f) {
       oa << root;
     }
     std::string s = os.str();
-    wire *w = weft::make<wire>(weft::here());
-    w->bytes = weft::make_array<char>(weft::here(), s.size());
+    wire *w = archive_buffer(s.size());
     std::memcpy(w->bytes.data, s.data(), s.size());
     mine.wire_bytes.fetch_add(std::int64_t(s.size()),
                               std::memory_order_relaxed);
