@@ -127,23 +127,25 @@ private:
   std::vector<void *> objects_, stores_;
 };
 
-// The mp strategy's archive object of this thread, its store grown to at
-// least n bytes (objects made with make are never freed: it is reused, and a
-// store too small is left behind). at() has sent the graph when it returns
-// from the call, so the next send may overwrite it.
+// The mp strategy's archive object of this thread in this place, its store
+// grown to at least n bytes (objects made with make are never freed: it is
+// reused, and a store too small is left behind). at() has sent the graph when
+// it returns from the call, so the next send may overwrite it.
 inline wire *archive_buffer(std::size_t n) {
-  thread_local wire *w = nullptr;
-  thread_local std::size_t capacity = 0;
-  thread_local int where = -1;
-  if (!w || n > capacity || where != weft::here().id) {
-    capacity = std::max<std::size_t>(n, 2 * capacity);
-    where = weft::here().id;
-    w = weft::make<wire>(weft::here());
-    w->bytes = weft::make_array<char>(weft::here(), capacity);
+  struct buffer {
+    wire *w = nullptr;
+    std::size_t capacity = 0;
+  };
+  thread_local buffer per_place[kMaxTimedPlaces]; // one in each place
+  buffer &b = per_place[weft::here().id];
+  if (!b.w || n > b.capacity) {
+    b.capacity = std::max<std::size_t>(n, 2 * b.capacity);
+    b.w = weft::make<wire>(weft::here());
+    b.w->bytes = weft::make_array<char>(weft::here(), b.capacity);
   }
-  w->bytes.length = n;
-  w->bytes.bytes = n;
-  return w;
+  b.w->bytes.length = n;
+  b.w->bytes.bytes = n;
+  return b.w;
 }
 
 template <class T, class F> void send(weft::place p, T *root, F f) {
