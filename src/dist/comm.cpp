@@ -516,6 +516,10 @@ comm &comm::start(std::size_t window_bytes, const am_handler *handlers,
 
 comm *comm::get() { return g_comm; }
 
+bool comm::on_progress_thread() const {
+  return std::this_thread::get_id() == impl_->progress.get_id();
+}
+
 void comm::ibarrier(void (*on_done)(void *), void *arg) {
   auto *o = new op;
   o->k = op::ibarrier;

@@ -77,6 +77,10 @@ public:
   // to's window (MPI_Fetch_and_op, MPI_SUM); returns the old value. v == 0
   // reads the word (MPI_NO_OP). Blocks the caller until done.
   std::uint64_t fetch_add(int to, std::size_t disp, std::uint64_t v);
+  // Whether the caller is the progress thread (which must not wait for
+  // itself: get, fetch_add and barrier block on it in the FUNNELED
+  // discipline).
+  bool on_progress_thread() const;
   // Reads bytes at byte disp of rank to's window into dst (MPI_Get, then
   // MPI_Win_flush). Blocks the caller until they arrived.
   void get(int to, std::size_t disp, void *dst, std::size_t bytes);

@@ -411,7 +411,10 @@ void op_release(graph_buffer *b) {
     std::uint64_t pos = tail + (off + g->ring - tail % g->ring) % g->ring;
     release_locked(pos, pos + n);
   }
-  if (g->restart)
+  // Not on the progress thread (a future dropped before its reply came
+  // frees the result graph there): in FUNNELED its atomics would wait for
+  // itself. The next release on a worker restarts the ring.
+  if (g->restart && !g->c->on_progress_thread())
     restart_if_drained();
 }
 
