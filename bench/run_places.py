@@ -12,7 +12,7 @@ ranks against a raw MPI ping-pong and MPI_Put in the same run
       [--dist-only | --no-dist]
 
 --imsuite N: the IMSuite kernels that take --strategy (leader_elect_lcr,
-mis) under the three strategies (weft's copy, Boost.Serialization message
+mis, bfs_bellman_ford, vertex_coloring) under the three strategies (weft's copy, Boost.Serialization message
 passing, the Pegasus-style walk), on 2 MPI ranks and over 2 places in one
 process, N interleaved repetitions: build/results/places_imsuite.json and a
 table of median run time, T_at, T_com and T_com / T_at per kernel, strategy
@@ -157,7 +157,8 @@ def places_dist(build, args, extra_env=None):
     return json.loads(p.stdout)
 
 
-IMSUITE = [("leader_elect_lcr", 64, 32), ("mis", 2000, 2000)]
+IMSUITE = [("leader_elect_lcr", 64, 32), ("mis", 2000, 2000),
+           ("bfs_bellman_ford", 2000, 2000), ("vertex_coloring", 2000, 2000)]
 STRATEGIES = ["weft", "mp", "pegasus"]
 
 
