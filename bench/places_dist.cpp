@@ -4,9 +4,18 @@
 // against one MPI_Put + MPI_Win_flush of its bytes. Repetitions interleave
 // the kinds in a shuffled order (the same on both ranks); each measurement
 // is the mean over enough iterations for ~10 ms. Prints JSON (per kind and
-// size: the median time per operation and its min-max over repetitions).
+// size: the median time per operation and its min-max over repetitions, and
+// the minor page faults per operation on each rank, from getrusage: the
+// first touches of the incoming ring, which the ring restart avoids).
+// With --strategies, the same arrays and doubly-linked lists also travel
+// under the three strategies of bench/imsuite/strategy.hpp (weft's copy,
+// Boost.Serialization message passing, the Pegasus-style walk), each an at()
+// whose f is empty: kinds array_<strategy> and list_<strategy>.
 //
-//   mpirun -n 2 places_dist [--reps 7] [--quick]
+//   mpirun -n 2 places_dist [--reps 7] [--quick] [--sizes 8192,65536]
+//       [--strategies]
+#include "imsuite/strategy.hpp"
+
 #include <weft/dist.hpp>
 
 #include <CLI/CLI.hpp>
@@ -19,6 +28,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <sys/resource.h>
 #include <vector>
 
 namespace {
@@ -26,6 +36,37 @@ namespace {
 struct vec {
   weft::array<double> xs;
 };
+
+struct lnode {
+  std::int64_t v;
+  lnode *next;
+  lnode *prev;
+};
+
+// The Pegasus-style walks (strategy.hpp).
+vec *pull(imsuite::puller &p, const vec *v) {
+  vec *c = p.object(v);
+  p.array(c->xs);
+  return c;
+}
+lnode *pull(imsuite::puller &p, const lnode *head) {
+  lnode *c = p.object(head);
+  std::vector<lnode *> todo{c};
+  while (!todo.empty()) {
+    lnode *x = todo.back();
+    todo.pop_back();
+    for (lnode **f : {&x->next, &x->prev}) {
+      if (!*f)
+        continue;
+      bool fresh = !p.seen(*f);
+      lnode *y = p.object(*f);
+      if (fresh)
+        todo.push_back(y);
+      *f = y;
+    }
+  }
+  return c;
+}
 
 using clock_type = std::chrono::steady_clock;
 
@@ -36,6 +77,15 @@ double seconds_since(clock_type::time_point t0) {
 } // namespace
 
 WEFT_TYPE(vec, &vec::xs);
+WEFT_TYPE(lnode, &lnode::next, &lnode::prev);
+
+// The message-passing strategy's serialisation (strategy.hpp).
+namespace boost::serialization {
+template <class A> void serialize(A &a, vec &v, unsigned) { a &v.xs; }
+template <class A> void serialize(A &a, lnode &n, unsigned) {
+  a &n.v &n.next &n.prev;
+}
+} // namespace boost::serialization
 
 int main(int argc, char **argv) {
   CLI::App app{"weft places across ranks: at() against raw MPI"};
@@ -44,6 +94,13 @@ int main(int argc, char **argv) {
   app.add_option("--reps", reps, "interleaved repetitions")
       ->check(CLI::Range(1, 1000));
   app.add_flag("--quick", quick, "fewer sizes, shorter measurements");
+  bool strategies = false;
+  app.add_flag("--strategies", strategies,
+               "arrays and lists under weft, mp and pegasus as well");
+  std::vector<std::size_t> only;
+  app.add_option("--sizes", only, "array lengths (doubles) to measure")
+      ->delimiter(',')
+      ->check(CLI::Range(std::size_t(1), std::size_t(1) << 24));
   CLI11_PARSE(app, argc, argv);
 
   weft::places_mpi_init();
@@ -62,6 +119,10 @@ int main(int argc, char **argv) {
   std::vector<std::size_t> sizes = {1, 64, 512, 2048, 8192, 65536, 1048576};
   if (quick)
     sizes = {1, 2048, 65536};
+  if (!only.empty()) {
+    sizes = only;
+    std::sort(sizes.begin(), sizes.end());
+  }
   const double target_s = quick ? 0.004 : 0.01;
 
   // The raw baselines' own window and communicator.
@@ -94,10 +155,47 @@ int main(int argc, char **argv) {
     kinds.push_back({"at_array", n});
     kinds.push_back({"mpi_put", n});
   }
+  const char *const strategy_names[] = {"weft", "mp", "pegasus"};
+  std::vector<std::size_t> list_lengths = {1, 64, 1024};
+  std::map<std::size_t, lnode *> lists;
+  if (strategies) {
+    for (const char *st : strategy_names) {
+      for (std::size_t n : sizes)
+        kinds.push_back({std::string("array_") + st, n});
+      for (std::size_t n : list_lengths)
+        kinds.push_back({std::string("list_") + st, n});
+    }
+    for (std::size_t n : list_lengths) {
+      lnode *head = nullptr, *tail = nullptr;
+      for (std::size_t i = 0; i < n; ++i) {
+        lnode *x =
+            weft::make<lnode>(weft::here(), std::int64_t(i), nullptr, tail);
+        (tail ? tail->next : head) = x;
+        tail = x;
+      }
+      lists[n] = head;
+    }
+  }
+  auto strategy_of = [](const std::string &name) {
+    std::string st = name.substr(name.find('_') + 1);
+    return st == "mp"        ? imsuite::strategy::mp
+           : st == "pegasus" ? imsuite::strategy::pegasus
+                             : imsuite::strategy::weft;
+  };
   std::map<std::string, std::map<std::size_t, std::vector<double>>> times;
+  // Minor faults per operation of the last run() on [caller, target].
+  double faults[2] = {0, 0};
+  std::map<std::string, std::map<std::size_t, std::vector<double>>>
+      faults_at[2];
+  auto minflt = [] {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_minflt);
+  };
   std::mt19937 rng(12345); // the same order on both ranks
   auto run = [&](const kind &k, long iters) {
     weft::places_mpi_barrier();
+    double f0 = minflt();
     auto t0 = clock_type::now();
     if (k.name == "mpi_pingpong") {
       for (long i = 0; i < iters; ++i) {
@@ -116,6 +214,16 @@ int main(int argc, char **argv) {
       vec *v = vecs[k.n];
       for (long i = 0; i < iters; ++i)
         weft::at(weft::place{1}, v, [](vec *) {});
+    } else if (me == 0 && k.name.rfind("array_", 0) == 0) {
+      imsuite::g_strategy = strategy_of(k.name);
+      vec *v = vecs[k.n];
+      for (long i = 0; i < iters; ++i)
+        imsuite::send(weft::place{1}, v, [](vec *) {});
+    } else if (me == 0 && k.name.rfind("list_", 0) == 0) {
+      imsuite::g_strategy = strategy_of(k.name);
+      lnode *head = lists[k.n];
+      for (long i = 0; i < iters; ++i)
+        imsuite::send(weft::place{1}, head, [](lnode *) {});
     } else if (me == 0 && k.name == "mpi_put") {
       for (long i = 0; i < iters; ++i) {
         MPI_Put(src.data(), int(k.n * sizeof(double)), MPI_BYTE, 1, 0,
@@ -125,6 +233,8 @@ int main(int argc, char **argv) {
     }
     double t = seconds_since(t0);
     weft::places_mpi_barrier(); // rank 1 serves the at() calls meanwhile
+    double mine = (minflt() - f0) / double(iters);
+    MPI_Gather(&mine, 1, MPI_DOUBLE, faults, 1, MPI_DOUBLE, 0, raw);
     return t / double(iters);
   };
   // Calibrate the iteration counts on rank 0; rank 1 follows.
@@ -152,14 +262,21 @@ int main(int argc, char **argv) {
   }
   for (int r = 0; r < reps; ++r) {
     std::shuffle(kinds.begin(), kinds.end(), rng);
-    for (const kind &k : kinds)
+    for (const kind &k : kinds) {
       times[k.name][k.n].push_back(run(k, iters[k.name][k.n]));
+      for (int who = 0; who < 2; ++who)
+        faults_at[who][k.name][k.n].push_back(faults[who]);
+    }
   }
   if (me == 0) {
     nlohmann::json out;
     out["reps"] = reps;
     out["ranks"] = 2;
     out["mpi_thread_level"] = weft::places_mpi_thread_level();
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
     for (auto &[name, by_n] : times)
       for (auto &[n, v] : by_n) {
         std::vector<double> s = v;
@@ -168,7 +285,9 @@ int main(int argc, char **argv) {
             {"median_us", s[s.size() / 2] * 1e6},
             {"min_us", s.front() * 1e6},
             {"max_us", s.back() * 1e6},
-            {"bytes", n * sizeof(double)}};
+            {"bytes", n * sizeof(double)},
+            {"minor_faults_per_op_caller", median(faults_at[0][name][n])},
+            {"minor_faults_per_op_target", median(faults_at[1][name][n])}};
       }
     std::printf("%s\n", out.dump(1).c_str());
   }

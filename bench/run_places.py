@@ -10,6 +10,20 @@ ranks against a raw MPI ping-pong and MPI_Put in the same run
 
   python3 bench/run_places.py --build build [--reps 5] [--quick]
       [--dist-only | --no-dist]
+
+--imsuite N: the IMSuite kernels that take --strategy (leader_elect_lcr,
+mis, bfs_bellman_ford, vertex_coloring) under the three strategies (weft's copy, Boost.Serialization message
+passing, the Pegasus-style walk), on 2 MPI ranks and over 2 places in one
+process, N interleaved repetitions: build/results/places_imsuite.json and a
+table of median run time, T_at, T_com and T_com / T_at per kernel, strategy
+and setting (the paper's Figs. 9-10), with the load average.
+
+--ring-ab N: the incoming ring's restart off and on (WEFT_DIST_RING_RESTART
+0/1) in N alternating places_dist runs of 8 Ki, 64 Ki and 1 Mi doubles:
+build/results/places_ring_ab.json (per setting and size, the median over the
+runs of each run's median, their range, and the minor page faults per at()
+on the caller (A, whose puts write the target's shared window) and on the
+target (B)), with the load average before and after.
 """
 import argparse
 import json
@@ -125,8 +139,8 @@ def plot(rows, path, raw):
     print("plot:", path)
 
 
-def run_dist(build, reps, quick):
-    """at() across two ranks against raw MPI (bench/places_dist.cpp)."""
+def places_dist(build, args, extra_env=None):
+    """One mpirun -np 2 of bench/places_dist; its JSON, or None (not built)."""
     exe = os.path.join(build, "bin", "places_dist")
     if not os.path.exists(exe):
         print("places_dist not built (no Open MPI): skipped", file=sys.stderr)
@@ -134,14 +148,171 @@ def run_dist(build, reps, quick):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
                OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     env.setdefault("WEFT_NUM_THREADS", "1")
+    env.update(extra_env or {})
     cmd = ["mpirun", "--oversubscribe", "--bind-to", "none", "--mca", "btl",
-           "self,vader", "-np", "2", exe, "--reps", str(reps)]
-    if quick:
-        cmd.append("--quick")
-    print("running:", " ".join(cmd), file=sys.stderr)
+           "self,vader", "-np", "2", exe] + args
+    print("running:", " ".join(cmd), extra_env or "", file=sys.stderr)
     p = subprocess.run(cmd, env=env, check=True, stdout=subprocess.PIPE,
                        text=True)
-    res = json.loads(p.stdout)
+    return json.loads(p.stdout)
+
+
+IMSUITE = [("leader_elect_lcr", 64, 32), ("mis", 2000, 2000),
+           ("bfs_bellman_ford", 2000, 2000), ("vertex_coloring", 2000, 2000)]
+STRATEGIES = ["weft", "mp", "pegasus"]
+
+
+def imsuite(build, reps):
+    """The kernels under the three strategies (see the module doc)."""
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    env.setdefault("WEFT_NUM_THREADS", "1")
+    cells = []
+    for exe, n1, n2 in IMSUITE:
+        for st in STRATEGIES:
+            cells.append((exe, st, "1proc", n1))
+            cells.append((exe, st, "2ranks", n2))
+    runs = {}
+    load0 = os.getloadavg()
+    import random
+    rng = random.Random(13)
+    for _ in range(reps):
+        order = cells[:]
+        rng.shuffle(order)
+        for exe, st, setting, n in order:
+            path = os.path.join(build, "bin", exe)
+            if setting == "2ranks":
+                cmd = ["mpirun", "--oversubscribe", "--bind-to", "none",
+                       "--mca", "btl", "self,vader", "-np", "2", path, "--mpi"]
+                e = env
+            else:
+                cmd = [path]
+                e = dict(env, WEFT_PLACES="2")
+            cmd += ["--nodes", str(n), "--strategy", st]
+            p = subprocess.run(cmd, env=e, check=True, stdout=subprocess.PIPE,
+                               text=True)
+            line = [l for l in p.stdout.splitlines() if l.startswith("{")][-1]
+            d = json.loads(line)
+            if not d["verified"]:
+                sys.exit("not verified: %s" % line)
+            runs.setdefault((exe, st, setting), []).append(d)
+    load1 = os.getloadavg()
+    rows = []
+    for (exe, st, setting), ds in sorted(runs.items()):
+        sec = [d["seconds"] for d in ds]
+        tat = [d["t_at"] for d in ds]
+        tcom = [d["t_com"] for d in ds]
+        frac = [d["t_com_over_t_at"] for d in ds]
+        rows.append({"kernel": exe, "strategy": st, "setting": setting,
+                     "nodes": ds[0]["nodes"], "sends": ds[0]["sends"],
+                     "seconds_median": statistics.median(sec),
+                     "seconds_min": min(sec), "seconds_max": max(sec),
+                     "t_at_median": statistics.median(tat),
+                     "t_com_median": statistics.median(tcom),
+                     "t_com_over_t_at_median": statistics.median(frac),
+                     "wire_bytes": ds[0]["wire_bytes"]})
+    out = {"reps": reps, "load_before": load0, "load_after": load1,
+           "rows": rows}
+    path = os.path.join(build, "results", "places_imsuite.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1)
+    print("IMSuite under three strategies, %d interleaved repetitions, "
+          "load %.1f -> %.1f" % (reps, load0[0], load1[0]))
+    print("| kernel | setting | strategy | run time ms (min-max) | vs weft "
+          "| T_at ms | T_com ms | T_com / T_at |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    base = {(r["kernel"], r["setting"]): r["seconds_median"]
+            for r in rows if r["strategy"] == "weft"}
+    for r in sorted(rows, key=lambda r: (r["kernel"], r["setting"],
+                                         STRATEGIES.index(r["strategy"]))):
+        print("| %s | %s | %s | %.1f (%.1f-%.1f) | %.2f | %.1f | %.1f | %.2f |" % (
+            r["kernel"], r["setting"], r["strategy"],
+            r["seconds_median"] * 1e3, r["seconds_min"] * 1e3,
+            r["seconds_max"] * 1e3,
+            r["seconds_median"] / base[(r["kernel"], r["setting"])],
+            r["t_at_median"] * 1e3, r["t_com_median"] * 1e3,
+            r["t_com_over_t_at_median"]))
+    print("results:", path)
+    return out
+
+
+def ring_ab(build, rounds, reps):
+    """The ring restart off/on, alternating runs (see the module doc)."""
+    sizes = ["8192", "65536", "1048576"]
+    runs = {"0": [], "1": []}
+    load0 = os.getloadavg()
+    for i in range(rounds):
+        for setting in (("0", "1") if i % 2 == 0 else ("1", "0")):
+            res = places_dist(build, ["--reps", str(reps), "--sizes",
+                                      ",".join(sizes)],
+                              {"WEFT_DIST_RING_RESTART": setting})
+            if res is None:
+                return None
+            runs[setting].append(res["results"])
+    load1 = os.getloadavg()
+    out = {"rounds": rounds, "reps": reps, "load_before": load0,
+           "load_after": load1, "by_setting": {}}
+    print("ring restart A/B, %d alternating runs each, load %.1f -> %.1f" %
+          (rounds, load0[0], load1[0]))
+    print("%-8s %9s %12s %18s %10s %8s %13s %13s" % (
+        "restart", "elements", "at us", "range", "put us", "put/at",
+        "faults/at A", "faults/at B"))
+    for setting, rs in sorted(runs.items()):
+        rows = {}
+        for n in sizes:
+            at = [r["at_array"][n]["median_us"] for r in rs]
+            put = [r["mpi_put"][n]["median_us"] for r in rs]
+            frac = [p / a for p, a in zip(put, at)]
+            flt = [r["at_array"][n]["minor_faults_per_op_target"] for r in rs]
+            flc = [r["at_array"][n]["minor_faults_per_op_caller"] for r in rs]
+            rows[n] = {"at_median_us": statistics.median(at),
+                       "at_min_us": min(at), "at_max_us": max(at),
+                       "put_median_us": statistics.median(put),
+                       "fraction_of_put_bandwidth": statistics.median(frac),
+                       "fraction_min": min(frac), "fraction_max": max(frac),
+                       "caller_minor_faults_per_at": statistics.median(flc),
+                       "target_minor_faults_per_at": statistics.median(flt)}
+            print("%-8s %9s %12.1f %8.1f-%-9.1f %10.2f %8.3f %13.1f %13.1f" % (
+                setting, n, rows[n]["at_median_us"], min(at), max(at),
+                rows[n]["put_median_us"], rows[n]["fraction_of_put_bandwidth"],
+                rows[n]["caller_minor_faults_per_at"],
+                rows[n]["target_minor_faults_per_at"]))
+        out["by_setting"]["restart_" + ("on" if setting == "1" else "off")] = rows
+    path = os.path.join(build, "results", "places_ring_ab.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1)
+    print("results:", path)
+    return out
+
+
+def strategy_table(r):
+    """Arrays and lists across ranks under the three strategies."""
+    print("| graph | elements | weft us | mp us | pegasus us | mp / weft "
+          "| pegasus / weft |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    rows = {}
+    for shape in ("array", "list"):
+        ns = sorted({int(n) for st in STRATEGIES
+                     for n in r.get("%s_%s" % (shape, st), {})})
+        for n in ns:
+            v = {st: r["%s_%s" % (shape, st)][str(n)]["median_us"]
+                 for st in STRATEGIES}
+            rows["%s/%d" % (shape, n)] = v
+            print("| %s | %d | %.1f | %.1f | %.1f | %.2f | %.2f |" % (
+                shape, n, v["weft"], v["mp"], v["pegasus"],
+                v["mp"] / v["weft"], v["pegasus"] / v["weft"]))
+    return rows
+
+
+def run_dist(build, reps, quick, strategies=False):
+    """at() across two ranks against raw MPI (bench/places_dist.cpp)."""
+    res = places_dist(build, ["--reps", str(reps)] +
+                      (["--quick"] if quick else []) +
+                      (["--strategies"] if strategies else []))
+    if res is None:
+        return None
     r = res["results"]
     t = {"at_empty_over_mpi_pingpong":
          r["at_empty"]["0"]["median_us"] / r["mpi_pingpong"]["0"]["median_us"]}
@@ -164,6 +335,10 @@ def run_dist(build, reps, quick):
             print("%-14s %9s %12.2f %9.2f-%-10.2f" % (
                 kind, n, v["median_us"], v["min_us"], v["max_us"]))
     print(json.dumps(t, indent=1))
+    if strategies:
+        res["strategies"] = strategy_table(r)
+        with open(out, "w") as f:
+            json.dump(res, f, indent=1)
     print("results:", out)
     return res
 
@@ -177,9 +352,20 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--dist-only", action="store_true")
     ap.add_argument("--no-dist", action="store_true")
+    ap.add_argument("--ring-ab", type=int, metavar="N")
+    ap.add_argument("--imsuite", type=int, metavar="N")
+    ap.add_argument("--strategies", action="store_true",
+                    help="with --dist-only: arrays and lists under weft, mp "
+                    "and pegasus too")
     a = ap.parse_args()
+    if a.imsuite:
+        imsuite(a.build, a.imsuite)
+        return
+    if a.ring_ab:
+        ring_ab(a.build, a.ring_ab, a.reps)
+        return
     if a.dist_only:
-        run_dist(a.build, a.reps, a.quick)
+        run_dist(a.build, a.reps, a.quick, a.strategies)
         return
     if a.plot_only:
         with open(a.plot_only) as f:

@@ -74,6 +74,22 @@ place_nodes g_nodes[kMaxPlaces];
 WEFT_TYPE(bfs::batch, &bfs::batch::triples);
 
 namespace bfs {
+// The pegasus strategy's walk (strategy.hpp).
+batch *pull(imsuite::puller &p, const batch *b) {
+  batch *c = p.object(b);
+  p.array(c->triples);
+  return c;
+}
+} // namespace bfs
+
+// The mp strategy's serialisation (strategy.hpp).
+namespace boost::serialization {
+template <class A> void serialize(A &a, bfs::batch &b, unsigned) {
+  a &b.triples;
+}
+} // namespace boost::serialization
+
+namespace bfs {
 
 struct result {
   std::vector<std::int64_t> dist, parent;
@@ -130,7 +146,7 @@ result run(std::int64_t n, std::uint64_t seed) {
                     weft::here(), out[std::size_t(q)].size());
                 std::copy(out[std::size_t(q)].begin(),
                           out[std::size_t(q)].end(), b->triples.begin());
-                weft::at(weft::place{q}, b, [](batch *c) {
+                imsuite::send(weft::place{q}, b, [](batch *c) {
                   place_nodes &t = g_nodes[weft::here().id];
                   std::lock_guard<std::mutex> lk(t.inbox_lock);
                   auto &in = t.inbox;

@@ -81,6 +81,18 @@ round_result serial(const std::vector<std::int64_t> &ids) {
 WEFT_TYPE(lcr::message);
 
 namespace lcr {
+// The pegasus strategy's walk (strategy.hpp).
+message *pull(imsuite::puller &p, const message *m) { return p.object(m); }
+} // namespace lcr
+
+// The mp strategy's serialisation (strategy.hpp).
+namespace boost::serialization {
+template <class A> void serialize(A &a, lcr::message &m, unsigned) {
+  a &m.to &m.id;
+}
+} // namespace boost::serialization
+
+namespace lcr {
 
 round_result elect(std::int64_t n, std::uint64_t seed) {
   int P = weft::num_places();
@@ -114,7 +126,7 @@ round_result elect(std::int64_t n, std::uint64_t seed) {
                   continue;
                 std::int64_t i = std::int64_t(k) * P + me, j = (i + 1) % n;
                 message *m = weft::make<message>(weft::here(), j, s.pending[k]);
-                weft::at(weft::place{int(j % P)}, m, [P](message *c) {
+                imsuite::send(weft::place{int(j % P)}, m, [P](message *c) {
                   g_nodes[weft::here().id].inbox[std::size_t(c->to / P)] =
                       c->id;
                 });

@@ -102,6 +102,22 @@ place_nodes g_nodes[kMaxPlaces];
 WEFT_TYPE(mis::batch, &mis::batch::triples);
 
 namespace mis {
+// The pegasus strategy's walk (strategy.hpp).
+batch *pull(imsuite::puller &p, const batch *b) {
+  batch *c = p.object(b);
+  p.array(c->triples);
+  return c;
+}
+} // namespace mis
+
+// The mp strategy's serialisation (strategy.hpp).
+namespace boost::serialization {
+template <class A> void serialize(A &a, mis::batch &b, unsigned) {
+  a &b.triples;
+}
+} // namespace boost::serialization
+
+namespace mis {
 
 // Runs body(place_nodes &, me) on every place, in parallel.
 template <class F> void on_every_place(F body) {
@@ -128,7 +144,7 @@ void send_batches(const std::vector<std::vector<std::int64_t>> &out,
     batch *b = weft::make<batch>(weft::here());
     b->triples = weft::make_array<std::int64_t>(weft::here(), out[q].size());
     std::copy(out[q].begin(), out[q].end(), b->triples.begin());
-    weft::at(weft::place{int(q)}, b, [which](batch *c) {
+    imsuite::send(weft::place{int(q)}, b, [which](batch *c) {
       place_nodes &s = g_nodes[weft::here().id];
       std::lock_guard<std::mutex> lk(s.inbox_lock);
       auto &in = s.inbox[which];

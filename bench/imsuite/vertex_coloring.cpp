@@ -84,6 +84,20 @@ place_nodes g_nodes[kMaxPlaces];
 WEFT_TYPE(vc::batch, &vc::batch::pairs);
 
 namespace vc {
+// The pegasus strategy's walk (strategy.hpp).
+batch *pull(imsuite::puller &p, const batch *b) {
+  batch *c = p.object(b);
+  p.array(c->pairs);
+  return c;
+}
+} // namespace vc
+
+// The mp strategy's serialisation (strategy.hpp).
+namespace boost::serialization {
+template <class A> void serialize(A &a, vc::batch &b, unsigned) { a &b.pairs; }
+} // namespace boost::serialization
+
+namespace vc {
 
 template <class F> void on_every_place(F body) {
   int P = weft::num_places();
@@ -114,7 +128,7 @@ void exchange_parent_colours() {
       batch *b = weft::make<batch>(weft::here());
       b->pairs = weft::make_array<std::int64_t>(weft::here(), out[q].size());
       std::copy(out[q].begin(), out[q].end(), b->pairs.begin());
-      weft::at(weft::place{int(q)}, b, [](batch *c) {
+      imsuite::send(weft::place{int(q)}, b, [](batch *c) {
         place_nodes &d = g_nodes[weft::here().id];
         const auto n = std::int64_t(weft::num_places());
         std::lock_guard<std::mutex> lk(d.lock);

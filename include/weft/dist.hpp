@@ -44,8 +44,19 @@ struct dist_stats {
   std::uint64_t control_sent = 0; // heap forfeits (error paths only)
   std::uint64_t heartbeats_sent = 0;
   std::uint64_t puts = 0, put_bytes = 0, atomics = 0;
+  std::uint64_t gets = 0; // places_mpi_get
+  // This rank's incoming ring (docs/places.md): restarts at the lap's start
+  // when it drained, restarts lost to a sender reserving meanwhile, and
+  // graphs that arrived running past the lap's end into the slack.
+  std::uint64_t ring_restarts = 0, ring_restarts_lost = 0, ring_straddles = 0;
 };
 dist_stats places_mpi_stats();
+/// Reads `bytes` at address `remote` in rank's place (objects and array
+/// stores made there with make/make_array) into dst with one MPI_Get, and
+/// waits for them: a software walk of a graph on another rank, as the
+/// Pegasus-style baseline does (bench/imsuite/strategy.hpp). Throws
+/// std::invalid_argument when the range is not inside rank's place.
+void places_mpi_get(int rank, const void *remote, void *dst, std::size_t bytes);
 /// The thread level MPI provided (MPI_THREAD_*).
 int places_mpi_thread_level();
 

@@ -407,7 +407,8 @@ void serve_remote(int from, std::uint64_t seq, void *root, graph_buffer b,
         d->reply_value(from, seq, nullptr, 0);
       } else if constexpr (std::is_pointer_v<R>) {
         R r = f(c.get());
-        d->reply_graph(from, seq, r);
+        d->reply_graph(from, seq, r); // copies r's graph before it returns
+        c.reset();
       } else {
         R v = f(c.get());
         c.reset();

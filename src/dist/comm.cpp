@@ -32,7 +32,17 @@ std::int64_t now_ms() {
 
 // An operation a caller hands to the progress thread.
 struct op {
-  enum kind { send, track, fetch_add, publish, put_send, barrier, ibarrier } k;
+  enum kind {
+    send,
+    track,
+    fetch_add,
+    publish,
+    put_send,
+    get,
+    barrier,
+    ibarrier
+  } k;
+  void *dst = nullptr; // get
   int to = 0;
   std::vector<char> msg; // header + payload (send, put_send)
   const void *src = nullptr;
@@ -88,6 +98,7 @@ struct comm::impl {
   // MPI_THREAD_MULTIPLE (and not WEFT_DIST_FUNNELED=1): callers make their
   // own sends, puts and atomics; the progress thread receives.
   bool direct = false;
+  bool funneled = false; // WEFT_DIST_FUNNELED
 
   explicit impl(comm &cc) : c(cc) {}
 
@@ -115,9 +126,7 @@ struct comm::impl {
       return;
     }
     c.level_ = provided;
-    const char *f = std::getenv("WEFT_DIST_FUNNELED");
-    direct =
-        provided == MPI_THREAD_MULTIPLE && !(f && std::strcmp(f, "1") == 0);
+    direct = provided == MPI_THREAD_MULTIPLE && !funneled;
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     check(MPI_Comm_dup(MPI_COMM_WORLD, &net), "MPI_Comm_dup");
     MPI_Comm_set_errhandler(net, MPI_ERRORS_RETURN);
@@ -176,6 +185,9 @@ struct comm::impl {
     case op::put_send:
       put_parts_now(o->to, o->parts, o->nparts, o->disp);
       send_now(o->to, std::move(o->msg), -1);
+      break;
+    case op::get:
+      get_now(o->to, o->dst, o->bytes, o->disp);
       break;
     case op::barrier:
       in_call = "MPI_Barrier";
@@ -241,6 +253,19 @@ struct comm::impl {
     check(MPI_Win_flush(to, win), "MPI_Win_flush", to);
     MPI_Type_free(&type);
     c.stats_.put_bytes.fetch_add(total, std::memory_order_relaxed);
+  }
+
+  void get_now(int to, void *dst, std::size_t bytes, std::size_t disp) {
+    char *p = static_cast<char *>(dst);
+    for (std::size_t off = 0; off < bytes;) {
+      std::size_t n = std::min<std::size_t>(bytes - off, 1u << 30);
+      check(MPI_Get(p + off, int(n), MPI_BYTE, to, MPI_Aint(disp + off), int(n),
+                    MPI_BYTE, win),
+            "MPI_Get", to);
+      off += n;
+    }
+    check(MPI_Win_flush(to, win), "MPI_Win_flush", to);
+    c.stats_.gets.fetch_add(1, std::memory_order_relaxed);
   }
 
   void put_now(int to, const void *src, std::size_t bytes, std::size_t disp) {
@@ -463,7 +488,8 @@ void comm::die(const char *fmt, ...) {
   std::_Exit(70);
 }
 
-comm &comm::start(std::size_t window_bytes, const am_handler *handlers) {
+comm &comm::start(std::size_t window_bytes, const am_handler *handlers,
+                  bool funneled, double timeout_s) {
   if (g_comm)
     throw std::logic_error("weft::places_mpi_init: called twice");
   auto *c = new comm;
@@ -472,15 +498,8 @@ comm &comm::start(std::size_t window_bytes, const am_handler *handlers) {
   for (std::uint32_t i = 1; i < kMaxHandlers; ++i)
     m.handlers[i] = handlers[i];
   m.want_bytes = window_bytes;
-  if (const char *s = std::getenv("WEFT_DIST_TIMEOUT")) {
-    char *end = nullptr;
-    double v = std::strtod(s, &end);
-    if (!end || *end || !(v >= 0.5 && v <= 3600))
-      throw std::invalid_argument(
-          std::string("weft::places_mpi_init: WEFT_DIST_TIMEOUT=") + s +
-          " (seconds, from 0.5 to 3600)");
-    m.timeout_ms = std::int64_t(v * 1000);
-  }
+  m.funneled = funneled;
+  m.timeout_ms = std::int64_t(timeout_s * 1000);
   m.progress = std::thread([&m] { m.loop(); });
   {
     std::unique_lock<std::mutex> lk(m.ready_lock);
@@ -496,6 +515,10 @@ comm &comm::start(std::size_t window_bytes, const am_handler *handlers) {
 }
 
 comm *comm::get() { return g_comm; }
+
+bool comm::on_progress_thread() const {
+  return std::this_thread::get_id() == impl_->progress.get_id();
+}
 
 void comm::ibarrier(void (*on_done)(void *), void *arg) {
   auto *o = new op;
@@ -558,6 +581,21 @@ std::uint64_t comm::fetch_add(int to, std::size_t disp, std::uint64_t v) {
   impl_->submit(&o);
   impl_->wait(&o);
   return o.result;
+}
+
+void comm::get(int to, std::size_t disp, void *dst, std::size_t bytes) {
+  if (impl_->direct) {
+    impl_->get_now(to, dst, bytes, disp);
+    return;
+  }
+  op o;
+  o.k = op::get;
+  o.to = to;
+  o.disp = disp;
+  o.dst = dst;
+  o.bytes = bytes;
+  impl_->submit(&o);
+  impl_->wait(&o);
 }
 
 void comm::publish(std::size_t disp, std::uint64_t v) {

@@ -40,7 +40,7 @@ struct put_part {
 struct comm_stats {
   std::atomic<std::uint64_t> am_sent[kMaxHandlers] = {};
   std::atomic<std::uint64_t> am_received[kMaxHandlers] = {};
-  std::atomic<std::uint64_t> puts{0}, put_bytes{0}, atomics{0};
+  std::atomic<std::uint64_t> puts{0}, put_bytes{0}, atomics{0}, gets{0};
 };
 
 class comm {
@@ -48,8 +48,11 @@ public:
   // Starts the progress thread, which initialises MPI (requesting
   // MPI_THREAD_MULTIPLE so that the program may call MPI too) and allocates
   // a window of `window_bytes` on every rank; handlers[1..] serve the
-  // active messages. Collective; once per process.
-  static comm &start(std::size_t window_bytes, const am_handler *handlers);
+  // active messages. funneled: the FUNNELED discipline even when MPI gives
+  // MULTIPLE; timeout_s: the watchdog's (both from detail::read_dist_env).
+  // Collective; once per process.
+  static comm &start(std::size_t window_bytes, const am_handler *handlers,
+                     bool funneled, double timeout_s);
   // The running comm, or nullptr.
   static comm *get();
 
@@ -74,6 +77,13 @@ public:
   // to's window (MPI_Fetch_and_op, MPI_SUM); returns the old value. v == 0
   // reads the word (MPI_NO_OP). Blocks the caller until done.
   std::uint64_t fetch_add(int to, std::size_t disp, std::uint64_t v);
+  // Whether the caller is the progress thread (which must not wait for
+  // itself: get, fetch_add and barrier block on it in the FUNNELED
+  // discipline).
+  bool on_progress_thread() const;
+  // Reads bytes at byte disp of rank to's window into dst (MPI_Get, then
+  // MPI_Win_flush). Blocks the caller until they arrived.
+  void get(int to, std::size_t disp, void *dst, std::size_t bytes);
   // Writes v to this rank's window word at disp (MPI_Accumulate, REPLACE).
   void publish(std::size_t disp, std::uint64_t v);
   // Puts [src, src + bytes) at byte disp of rank to's window with one

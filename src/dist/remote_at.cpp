@@ -8,7 +8,9 @@
 
 #include <weft/dist.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -30,7 +32,8 @@ using dist::am_header;
 using dist::comm;
 
 constexpr std::uint32_t kCall = 1, kReply = 2, kForfeit = 3;
-constexpr std::uint64_t kReplyValue = 0, kReplyGraph = 1, kReplyError = 2;
+constexpr std::uint64_t kReplyValue = 0, kReplyGraph = 1, kReplyError = 2,
+                        kReplyKindMask = 63;
 // Window layout: [0, 8) the incoming heap's top, [8, 16) its tail, [16, 24)
 // the digest of the registered types,
 // [64, 64 + managed) this place's own objects, then the incoming ring of
@@ -62,10 +65,15 @@ struct state {
   comm *c = nullptr;
   std::size_t managed = 0, incoming = 0, ring = 0, slack = 0;
   std::int64_t full_timeout_ms = 5000;
+  bool restart = true; // WEFT_DIST_RING_RESTART (for the before/after figures)
+  std::size_t restart_past = 0; // restart_if_drained
   // This rank's incoming heap: released intervals [start, end) past tail.
   std::mutex heap_lock;
   std::map<std::uint64_t, std::uint64_t> released;
-  std::uint64_t tail = 0;
+  // Written under heap_lock; read without it for the replies.
+  std::atomic<std::uint64_t> tail{0};
+  bool restarting = false; // a worker is restarting the ring (heap_lock)
+  std::atomic<std::uint64_t> restarts{0}, restarts_lost{0}, straddles{0};
   // What this rank last read of each target's tail.
   std::unique_ptr<std::atomic<std::uint64_t>[]> tails;
   std::mutex calls_lock;
@@ -83,14 +91,66 @@ char *incoming_at(std::uint64_t pos) {
 // (in order: publications are queued under the lock).
 void release_locked(std::uint64_t start, std::uint64_t end) {
   g->released.emplace(start, end);
-  std::uint64_t before = g->tail;
+  std::uint64_t before = g->tail.load(std::memory_order_relaxed), t = before;
   auto it = g->released.begin();
-  while (it != g->released.end() && it->first == g->tail) {
-    g->tail = it->second;
+  while (it != g->released.end() && it->first == t) {
+    t = it->second;
     it = g->released.erase(it);
   }
-  if (g->tail != before)
-    g->c->publish(kTailDisp, g->tail);
+  if (t != before) {
+    g->tail.store(t, std::memory_order_relaxed);
+    g->c->publish(kTailDisp, t);
+  }
+}
+
+// The ring restart (docs/places.md, the incoming heap). When every graph the
+// ring took is released, the next would land past them, on pages not
+// touched since the window was mapped (a first-touch fault per page until
+// the ring wraps). So the owner reserves the rest of the lap with the
+// fetch-and-add on top that the senders use, and releases it at once: the
+// tail moves to the lap's end and the next graph lands on the ring's first,
+// warm pages. Drained means top == tail, read just before; a sender that
+// reserves between that read and the add makes the owner's range one past
+// the sender's, released all the same (a lost restart: the range is skipped,
+// never written, and until the sender's graph is released the ring holds
+// only what lies before the drained position). Hence only once drained past
+// restart_past = min(ring / 2, 16 MiB): a lost restart leaves at least that
+// much usable, and graphs cycle over the ring's first restart_past bytes
+// (plus one graph) of warm pages, small enough to stay in the cache. On a
+// worker that released a graph, outside heap_lock: in the FUNNELED
+// discipline the atomics wait for the progress thread, which takes
+// heap_lock for forfeits.
+void restart_if_drained() {
+  std::uint64_t t;
+  {
+    std::lock_guard<std::mutex> lk(g->heap_lock);
+    t = g->tail.load(std::memory_order_relaxed);
+    if (g->restarting || !g->released.empty() || t % g->ring < g->restart_past)
+      return;
+    g->restarting = true;
+  }
+  const int me = g->c->rank();
+  const std::uint64_t rest = g->ring - t % g->ring;
+  const bool drained = g->c->fetch_add(me, kTopDisp, 0) == t;
+  std::uint64_t got = 0;
+  if (drained)
+    got = g->c->fetch_add(me, kTopDisp, rest);
+  std::lock_guard<std::mutex> lk(g->heap_lock);
+  if (drained) {
+    (got == t ? g->restarts : g->restarts_lost)
+        .fetch_add(1, std::memory_order_relaxed);
+    release_locked(got, got + rest);
+  }
+  g->restarting = false;
+}
+
+// Raises what this rank knows of rank r's tail to t (a reply carries it).
+void saw_tail(int r, std::uint64_t t) {
+  std::atomic<std::uint64_t> &known = g->tails[r];
+  std::uint64_t k = known.load(std::memory_order_relaxed);
+  while (k < t &&
+         !known.compare_exchange_weak(k, t, std::memory_order_relaxed)) {
+  }
 }
 
 void release_interval(std::uint64_t start, std::uint64_t end) {
@@ -220,6 +280,8 @@ graph_buffer arrived_graph(const am_header &h, const char *body) {
   std::memcpy(&objects, body, 8);
   b.place = g->c->rank();
   b.base = incoming_at(h.a[2]);
+  if (h.a[2] % g->ring + h.a[3] > g->ring)
+    g->straddles.fetch_add(1, std::memory_order_relaxed);
   b.bytes = h.a[3];
   b.objects = objects;
   b.remote = true;
@@ -268,12 +330,14 @@ void on_reply(int from, const am_header &h, const char *body) {
     p = it->second;
     g->calls.erase(it);
   }
+  saw_tail(from, h.a[0] & ~kReplyKindMask);
+  const std::uint64_t kind = h.a[0] & kReplyKindMask;
   detail::remote_reply r;
-  if (h.a[0] == kReplyGraph) {
+  if (kind == kReplyGraph) {
     r.graph = arrived_graph(h, body);
     r.root = reinterpret_cast<void *>(h.a[1]);
   } else {
-    r.error = h.a[0] == kReplyError;
+    r.error = kind == kReplyError;
     r.value = body + 8;
     r.value_bytes = h.payload - 8;
   }
@@ -304,11 +368,14 @@ void op_call(const char *call, int target, std::uint64_t handler,
   }
 }
 
+// a0: the kind in the low 6 bits, this rank's tail (a multiple of 64) above:
+// the caller learns how far its last graphs here were released, so it need
+// not read the tail again after a restart moved it.
 am_header reply_header(std::uint64_t seq, std::uint64_t kind) {
   am_header h;
   h.handler = kReply;
   h.seq = seq;
-  h.a[0] = kind;
+  h.a[0] = kind | g->tail.load(std::memory_order_relaxed);
   return h;
 }
 
@@ -337,11 +404,18 @@ void op_release(graph_buffer *b) {
   auto off = std::uint64_t(static_cast<char *>(b->base) - ring0);
   std::size_t n = round64(b->bytes);
   detail::unmark_graph(b->base, b->bytes);
-  std::lock_guard<std::mutex> lk(g->heap_lock);
-  // The graph lies within a ring's length past the tail.
-  std::uint64_t tail = g->tail;
-  std::uint64_t pos = tail + (off + g->ring - tail % g->ring) % g->ring;
-  release_locked(pos, pos + n);
+  {
+    std::lock_guard<std::mutex> lk(g->heap_lock);
+    // The graph lies within a ring's length past the tail.
+    std::uint64_t tail = g->tail.load(std::memory_order_relaxed);
+    std::uint64_t pos = tail + (off + g->ring - tail % g->ring) % g->ring;
+    release_locked(pos, pos + n);
+  }
+  // Not on the progress thread (a future dropped before its reply came
+  // frees the result graph there): in FUNNELED its atomics would wait for
+  // itself. The next release on a worker restarts the ring.
+  if (g->restart && !g->c->on_progress_thread())
+    restart_if_drained();
 }
 
 } // namespace
@@ -349,21 +423,14 @@ void op_release(graph_buffer *b) {
 void places_mpi_init(std::size_t bytes) {
   if (g)
     throw std::logic_error("weft::places_mpi_init: called twice");
+  const detail::dist_env env = detail::read_dist_env();
   if (bytes == 0) {
-    bytes = kDefaultBytes;
-    if (const char *s = std::getenv("WEFT_PLACE_BYTES")) {
-      char *end = nullptr;
-      unsigned long long v = std::strtoull(s, &end, 10);
-      if (!end || *end || v < (1u << 20) || v > (1ull << 40))
-        throw std::invalid_argument(
-            std::string("weft::places_mpi_init: WEFT_PLACE_BYTES=") + s +
-            " (a byte count from 1 MiB to 1 TiB)");
-      bytes = v;
-    }
-  } else if (bytes < (1u << 20)) {
+    bytes = env.place_bytes ? env.place_bytes : kDefaultBytes;
+  } else if (bytes < detail::kMinDistPlaceBytes ||
+             bytes > detail::kMaxDistPlaceBytes) {
     throw std::invalid_argument(
         "weft::places_mpi_init: " + std::to_string(bytes) +
-        " bytes per rank (at least 1 MiB)");
+        " bytes per rank (from 1 MiB to 1 TiB)");
   }
   bytes &= ~std::size_t(4095);
   (void)weft::num_threads(); // this thread becomes weft's thread 0
@@ -371,13 +438,15 @@ void places_mpi_init(std::size_t bytes) {
   s->managed = round64(bytes / 4);
   s->incoming = kArenaDisp + s->managed;
   s->slack = round64(bytes / 4);
+  s->restart = env.ring_restart;
   s->ring = (bytes - s->incoming - s->slack) & ~std::size_t(63);
+  s->restart_past = std::min(s->ring / 2, std::size_t(16) << 20);
   g = s.get();
   dist::am_handler handlers[dist::kMaxHandlers] = {};
   handlers[kCall] = on_call;
   handlers[kReply] = on_reply;
   handlers[kForfeit] = on_forfeit;
-  comm &c = comm::start(bytes, handlers);
+  comm &c = comm::start(bytes, handlers, env.funneled, env.timeout_s);
   s->c = &c;
   s->tails.reset(new std::atomic<std::uint64_t>[c.world()]());
   detail::places_adopt_window(c.rank(), c.world(), c.window() + kArenaDisp,
@@ -447,7 +516,35 @@ dist_stats places_mpi_stats() {
   s.puts = c.puts;
   s.put_bytes = c.put_bytes;
   s.atomics = c.atomics;
+  s.gets = c.gets;
+  s.ring_restarts = g->restarts.load(std::memory_order_relaxed);
+  s.ring_restarts_lost = g->restarts_lost.load(std::memory_order_relaxed);
+  s.ring_straddles = g->straddles.load(std::memory_order_relaxed);
   return s;
+}
+
+void places_mpi_get(int rank, const void *remote, void *dst,
+                    std::size_t bytes) {
+  if (!g)
+    throw std::logic_error("weft::places_mpi_get: places_mpi_init was not "
+                           "called");
+  if (rank < 0 || rank >= g->c->world())
+    throw std::invalid_argument("weft::places_mpi_get: rank " +
+                                std::to_string(rank) + " does not exist (" +
+                                std::to_string(g->c->world()) + " ranks)");
+  auto a = reinterpret_cast<std::uintptr_t>(remote);
+  std::uintptr_t base = g->c->remote_window(rank);
+  if (a < base + kArenaDisp || bytes > g->c->window_bytes() ||
+      a - base > g->c->window_bytes() - bytes) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%p", remote);
+    throw std::invalid_argument(std::string("weft::places_mpi_get: ") +
+                                std::to_string(bytes) + " bytes at " + text +
+                                " are not inside rank " + std::to_string(rank) +
+                                "'s place");
+  }
+  if (bytes)
+    g->c->get(rank, std::size_t(a - base), dst, bytes);
 }
 
 int places_mpi_thread_level() { return g ? g->c->thread_level() : 0; }

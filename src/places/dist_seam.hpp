@@ -44,6 +44,21 @@ WEFT_API void *copy_graph_to(const char *call, const void *root,
 // rank's place (after a remote put; on release).
 WEFT_API void mark_graph(void *base, std::size_t bytes);
 WEFT_API void unmark_graph(void *base, std::size_t bytes);
+// The environment of the places across ranks, read through weft's one
+// reader (base/env.hpp): WEFT_PLACE_BYTES (each rank's window: 0 when unset),
+// WEFT_DIST_FUNNELED (a flag), WEFT_DIST_TIMEOUT (seconds) and
+// WEFT_DIST_RING_RESTART (a flag: 0 measures without the ring restart). lookup:
+// the process environment when null (a table in a test). A bad value throws
+// std::invalid_argument "weft::places_mpi_init: NAME=VALUE: not ...".
+struct dist_env {
+  std::size_t place_bytes = 0;
+  bool funneled = false;
+  double timeout_s = 6.0;
+  bool ring_restart = true; // WEFT_DIST_RING_RESTART (a flag)
+};
+inline constexpr std::size_t kMinDistPlaceBytes = std::size_t(1) << 20;
+inline constexpr std::size_t kMaxDistPlaceBytes = std::size_t(1) << 40;
+WEFT_API dist_env read_dist_env(const char *(*lookup)(const char *) = nullptr);
 // A digest of the registered types (names, sizes, masks, in id order):
 // equal on ranks whose graphs can travel between them.
 WEFT_API std::uint64_t type_table_digest();

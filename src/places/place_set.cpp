@@ -137,6 +137,19 @@ void check_place(const char *call, place p) {
     (void)places::arena_of_place(call, p.id); // throws, naming p
 }
 
+dist_env read_dist_env(const char *(*lookup)(const char *)) {
+  dist_env e;
+  env::reader r(lookup ? lookup : env::get);
+  r.integer("WEFT_PLACE_BYTES", kMinDistPlaceBytes, kMaxDistPlaceBytes,
+            e.place_bytes, "a byte count per rank");
+  r.flag("WEFT_DIST_FUNNELED", e.funneled);
+  r.number("WEFT_DIST_TIMEOUT", 0.5, 3600, false, e.timeout_s, "seconds");
+  r.flag("WEFT_DIST_RING_RESTART", e.ring_restart);
+  if (!r.ok())
+    throw std::invalid_argument("weft::places_mpi_init: " + r.error());
+  return e;
+}
+
 void places_adopt_window(int rank, int world, char *memory, std::size_t bytes,
                          std::size_t managed) {
   std::lock_guard<std::mutex> lk(places::g_lock);
