@@ -724,8 +724,13 @@ int weft_wait(void *const *args, const int *types, int nargs) {
     destroy_rtask(t);
     return rc;
   }
+  // In a trace, a taskwait of the calling task: a replay waits for all its
+  // children so far (region tasks are its children in the task graph).
+  trace_point::wait_token wk = trace_point::wait_begin(
+      *w, trace::wait_kind::taskwait, w->current(), nullptr, 0);
   launch(ready);
   w->wait_until([t] { return t->ready.load(std::memory_order_acquire); });
+  trace_point::wait_end(*w, wk);
   ready.clear();
   region_space::get().release(*t, ready);
   destroy_rtask(t);
