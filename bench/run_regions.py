@@ -11,8 +11,8 @@ agree bit for bit), else the driver fails naming the run.
 
 With --trace DIR it also records each region version once at 2 workers
 (WEFT_TRACE) and replays the trace with `weft sim --model myrmics` when its
-task graph holds the region dependences; today it does not (the region
-arguments are annotations in the trace), and the driver says so.
+task graph holds the region dependences (built from the trace's region
+records, docs/trace-format.md), and says so when it has none.
 
 usage: run_regions.py [--build DIR] [--bench jacobi,matmul,...]
                       [--workers 1,2] [--reps R] [--quick | --small]
@@ -123,8 +123,8 @@ def trace_replay(a, name, args, runner):
     tasks, edges = int(m.group(1)), int(m.group(2))
     if edges == 0:
         return ("%s: %s: %d tasks, 0 edges: the trace's task graph has no "
-                "region dependences (rtask_arg records are annotations), so "
-                "weft sim cannot replay this region program" % (
+                "region dependences (a trace without rtask_spawn records?), "
+                "so weft sim cannot replay this region program" % (
                     name, trace, tasks))
     cmd = [weft, "sim", trace, "--model", "myrmics", "--cores", "8,64,512",
            "-o", a.trace]

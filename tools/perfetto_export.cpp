@@ -410,7 +410,12 @@ private:
     case trace::kind::dep:
       break; // consumed with its owner
     case trace::kind::rtask_arg:
-      break; // region task arguments: not exported yet
+    case trace::kind::region_new:
+    case trace::kind::rtask_spawn:
+    case trace::kind::rspawn_arg:
+    case trace::kind::rtask_run:
+    case trace::kind::rtask_done:
+      break; // region records: not exported yet
     case trace::kind::task_spawn:
     case trace::kind::task_run:
     case trace::kind::task_done:

@@ -218,6 +218,50 @@ inline void rtask_arg(worker &w, uint8_t type, uint32_t owner, uint64_t what) {
                        w.current()->trace_id, what);
 }
 
+// w's current task made region id, inside region parent (region_new).
+inline void region_new(worker &w, uint32_t parent, uint32_t id) {
+  if (__builtin_expect(trace::on(), 0))
+    w.trace_log()->put(trace::kind::region_new, 0, parent, trace::ticks(),
+                       w.current()->trace_id, id);
+}
+
+// w's current task spawns the region task numbered seq with n analysed
+// arguments (rtask_spawn), each then given to rspawn_arg with the time this
+// returns (0: not recorded).
+inline uint64_t rtask_spawn(worker &w, uint64_t seq, uint32_t n) {
+  if (!__builtin_expect(trace::on(), 0))
+    return 0;
+  uint64_t at = trace::ticks();
+  w.trace_log()->put(trace::kind::rtask_spawn, 0, n, at, w.current()->trace_id,
+                     seq);
+  return at;
+}
+
+// One argument of the spawn that rtask_spawn returned `at` for: type its
+// WEFT_ARG_* bits, what its region id or address, within the object's
+// region or the region's parent.
+inline void rspawn_arg(worker &w, uint64_t at, uint8_t type, uint32_t within,
+                       uint64_t what) {
+  if (at != 0)
+    w.trace_log()->put(trace::kind::rspawn_arg, type, within, at,
+                       w.current()->trace_id, what);
+}
+
+// w's current core task runs the region task numbered seq (rtask_run).
+inline void rtask_run(worker &w, uint64_t seq) {
+  if (__builtin_expect(trace::on(), 0))
+    w.trace_log()->put(trace::kind::rtask_run, 0, 0, trace::ticks(),
+                       w.current()->trace_id, seq);
+}
+
+// The region task numbered seq that w's current core task runs has ended;
+// its arguments are released next (rtask_done).
+inline void rtask_done(worker &w, uint64_t seq) {
+  if (__builtin_expect(trace::on(), 0))
+    w.trace_log()->put(trace::kind::rtask_done, 0, 0, trace::ticks(),
+                       w.current()->trace_id, seq);
+}
+
 // A member's implicit task in a team begins / ends.
 inline void implicit_begin(worker &w, task *implicit, const team *t) {
   if (__builtin_expect(trace::on(), 0))

@@ -192,6 +192,39 @@ void launch(ready_list &ready) {
   }
 }
 
+// An argument in a trace: its region id or object address, and its bits.
+uint64_t trace_what(const node &n) {
+  if (n.is_region)
+    return static_cast<const region &>(n).id;
+  const auto &o = static_cast<const object_node &>(n);
+  return reinterpret_cast<uintptr_t>(o.s->data +
+                                     std::size_t(o.index) * o.s->obj_size);
+}
+
+uint8_t trace_type(const entry &e) {
+  return uint8_t((e.rw ? WEFT_ARG_INOUT : WEFT_ARG_IN) |
+                 (e.target->is_region ? WEFT_ARG_REGION : 0));
+}
+
+std::atomic<uint64_t> g_trace_seq{0};
+
+// The spawn of t, its arguments checked (rtask_spawn, rspawn_arg): before
+// it is enqueued, so before it can run.
+void trace_spawn(rtask &t) {
+  if (!__builtin_expect(trace::on(), 0) || t.waiter) // weft_wait: not a task
+    return;
+  t.trace_seq = g_trace_seq.fetch_add(1, std::memory_order_relaxed) + 1;
+  worker &w = *tl_worker;
+  uint64_t at = trace_point::rtask_spawn(w, t.trace_seq, uint32_t(t.nentries));
+  for (int i = 0; i < t.nentries; ++i) {
+    const node &n = *t.entries[i].target;
+    uint32_t within =
+        n.parent ? static_cast<const region *>(n.parent)->id : WEFT_ROOT_REGION;
+    trace_point::rspawn_arg(w, at, trace_type(t.entries[i]), within,
+                            trace_what(n));
+  }
+}
+
 void finish(rtask *t) {
   if (t->placed) {
     scheduler_tree::unplace_task(*t->placed);
@@ -215,20 +248,13 @@ void run_rtask(void *p) {
     if (&placing_tree().leaf_of_worker(me) == leaf)
       leaf->ran_here.fetch_add(1, std::memory_order_relaxed);
   }
+  if (t->trace_seq != 0)
+    trace_point::rtask_run(*tl_worker, t->trace_seq);
   for (int i = 0; __builtin_expect(trace::on(), 0) && i < t->nentries; ++i) {
     const entry &e = t->entries[i];
-    const node &n = *e.target;
-    uint64_t what =
-        n.is_region
-            ? static_cast<const region &>(n).id
-            : reinterpret_cast<uintptr_t>(
-                  static_cast<const object_node &>(n).s->data +
-                  std::size_t(static_cast<const object_node &>(n).index) *
-                      static_cast<const object_node &>(n).s->obj_size);
-    trace_point::rtask_arg(*tl_worker,
-                           uint8_t((e.rw ? WEFT_ARG_INOUT : WEFT_ARG_IN) |
-                                   (n.is_region ? WEFT_ARG_REGION : 0)),
-                           uint32_t(n.owner->id), what);
+    trace_point::rtask_arg(*tl_worker, trace_type(e),
+                           uint32_t(e.target->owner->id),
+                           trace_what(*e.target));
   }
   std::exception_ptr exc;
   try {
@@ -243,6 +269,8 @@ void run_rtask(void *p) {
   tl_rtask = prev;
   if (exc)
     region_space::get().record_exception(std::move(exc));
+  if (t->trace_seq != 0)
+    trace_point::rtask_done(*tl_worker, t->trace_seq);
   finish(t);
 }
 
@@ -365,6 +393,7 @@ int check_and_enqueue(region_space &sp, const char *call, rtask &cur, rtask *t,
         break;
     }
   }
+  trace_spawn(*t);
   sp.enqueue(*t, locks, ready);
   return WEFT_OK;
 }
@@ -443,7 +472,9 @@ weft_rid weft_ralloc(weft_rid parent, int level_hint) {
   region *p = sp.find_region(parent, "weft_ralloc", "parent");
   if (!p || check_writable("weft_ralloc", *cur, *p) != WEFT_OK)
     return 0;
-  return sp.new_region(*p, level_hint)->id;
+  weft_rid id = sp.new_region(*p, level_hint)->id;
+  trace_point::region_new(*w, parent, id);
+  return id;
 }
 
 int weft_rfree(weft_rid r) {
@@ -693,8 +724,13 @@ int weft_wait(void *const *args, const int *types, int nargs) {
     destroy_rtask(t);
     return rc;
   }
+  // In a trace, a taskwait of the calling task: a replay waits for all its
+  // children so far (region tasks are its children in the task graph).
+  trace_point::wait_token wk = trace_point::wait_begin(
+      *w, trace::wait_kind::taskwait, w->current(), nullptr, 0);
   launch(ready);
   w->wait_until([t] { return t->ready.load(std::memory_order_acquire); });
+  trace_point::wait_end(*w, wk);
   ready.clear();
   region_space::get().release(*t, ready);
   destroy_rtask(t);

@@ -98,6 +98,7 @@ struct rtask {
   void *core = nullptr;        // the core task running it
   scheduler *placed = nullptr; // the leaf it was placed at (trees only)
   int chosen = -1;             // the worker chosen there (its mailbox)
+  uint64_t trace_seq = 0;      // its spawn number in a trace (0: untraced)
   bool waiter = false;         // weft_wait's pseudo task
   int waiter_worker = -1;
   std::atomic<bool> ready{false};

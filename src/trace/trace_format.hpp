@@ -30,10 +30,12 @@ inline std::string sys_error(const char *what, const std::string &path) {
 }
 
 inline constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'T', 'R', 'C', '1'};
-// 2: times in ticks with the rate in the header, overhead durations in
-// ticks, the merged kinds 12-14. (Version 1 had times in ns and no rate; it
-// gained kind 11, rtask_arg, without a new number.)
-inline constexpr uint32_t kVersion = 2;
+// 3: the region kinds 15-19 (a region's parent, a region task's spawn and
+// arguments, the core task that runs it). 2: times in ticks with the rate in
+// the header, overhead durations in ticks, the merged kinds 12-14. (Version 1
+// had times in ns and no rate; it gained kind 11, rtask_arg, without a new
+// number.)
+inline constexpr uint32_t kVersion = 3;
 inline constexpr uint32_t kChunkMagic = 0x4b4e4843; // "CHNK"
 
 struct file_header {
@@ -87,9 +89,23 @@ enum class kind : uint8_t {
                    // arg = the segment's start (ticks)
   task_done = 14,  // task_end at `time`, then the finish segment from it:
                    // arg = the segment's end (ticks)
+  // Region programs (weft_ralloc, weft_rspawn; docs/regions.md):
+  region_new = 15,  // task: the task that called weft_ralloc; arg: the new
+                    // region's id; count: its parent region's id
+  rtask_spawn = 16, // task: the spawning task (weft_rspawn's caller); arg:
+                    // the region task's spawn number (unique in the trace);
+                    // count: its analysed arguments, as `count` rspawn_arg
+                    // records that follow
+  rspawn_arg = 17,  // task: as its rtask_spawn; sub: the WEFT_ARG_* bits;
+                    // arg: the region id or object address; count: the
+                    // object's region, or the region's parent
+  rtask_run = 18,   // task: the core task that runs the region task whose
+                    // spawn number is arg (before its rtask_arg records)
+  rtask_done = 19,  // task, arg: as rtask_run; the region task's body and
+                    // its plain children ended, its arguments go next
 };
 // The last record kind a reader knows.
-inline constexpr kind kLastKind = kind::task_done;
+inline constexpr kind kLastKind = kind::rtask_done;
 
 enum task_flags : uint8_t {
   flag_implicit = 1u << 0,   // a parallel region's implicit task
@@ -111,6 +127,13 @@ inline std::string flag_names(uint8_t f) {
   add(flag_detach, "detach");
   return s;
 }
+
+// The access bits of rtask_arg and rspawn_arg (weft/regions.h's WEFT_ARG_*).
+enum region_arg_bits : uint8_t {
+  region_arg_in = 0x01,
+  region_arg_out = 0x02,
+  region_arg_region = 0x10,
+};
 
 enum class dep_mode : uint8_t {
   in = 1,

@@ -258,7 +258,7 @@ TEST(MergedRecords, OldVersionIsRefusedNamingIt) {
       std::string what = e.what();
       EXPECT_NE(what.find("trace format version 1,"), std::string::npos)
           << what;
-      EXPECT_NE(what.find("reads version 2"), std::string::npos) << what;
+      EXPECT_NE(what.find("reads version 3"), std::string::npos) << what;
       EXPECT_NE(what.find(path), std::string::npos) << what;
     }
   }

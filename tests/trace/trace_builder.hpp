@@ -64,6 +64,30 @@ public:
     add(th, trace::kind::region_end, time, id);
   }
 
+  // Region programs: task `by` made region `id` inside `parent`; task `by`
+  // spawned region task number `seq` with these arguments (WEFT_ARG_* bits,
+  // region id or address, the object's region or the region's parent); the
+  // core task `core` runs region task `seq`.
+  struct rarg {
+    uint8_t bits;
+    uint64_t what;
+    uint32_t within;
+  };
+  void region_new(uint16_t th, uint64_t time, uint64_t by, uint32_t id,
+                  uint32_t parent) {
+    add(th, trace::kind::region_new, time, by, id, parent);
+  }
+  void rtask_spawn(uint16_t th, uint64_t time, uint64_t by, uint64_t seq,
+                   const std::vector<rarg> &args) {
+    add(th, trace::kind::rtask_spawn, time, by, seq,
+        static_cast<uint32_t>(args.size()));
+    for (const rarg &a : args)
+      add(th, trace::kind::rspawn_arg, time, by, a.what, a.within, a.bits);
+  }
+  void rtask_run(uint16_t th, uint64_t time, uint64_t core, uint64_t seq) {
+    add(th, trace::kind::rtask_run, time, core, seq);
+  }
+
   // Writes the trace to a temporary file; its path.
   std::string write(const char *engine = "sw") {
     std::string path = std::string(::testing::TempDir()) + "weft_graph_" +

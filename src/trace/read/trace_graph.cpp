@@ -3,6 +3,7 @@
 #include "trace/read/sibling_dependences.hpp"
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 #include <utility>
 
@@ -35,6 +36,23 @@ struct builder {
   std::vector<std::pair<uint32_t, step>> steps;             // (task, step)
   std::vector<std::pair<uint32_t, uint32_t>> edges;         // (pred, succ)
   std::vector<uint32_t> preds;
+  std::vector<uint32_t> create_step; // per task: its create step in `steps`
+  // Region programs (rtask_spawn, rspawn_arg, rtask_run, region_new).
+  struct rarg {
+    uint8_t bits;    // region_arg_bits
+    uint32_t within; // the object's region, or the region's parent
+    uint64_t what;   // region id or object address
+  };
+  struct rspawn {
+    uint32_t spawner; // the spawning task
+    uint64_t seq;
+    std::size_t step_at; // its create step's place in `steps`
+    uint32_t first_arg, nargs;
+  };
+  std::vector<rspawn> spawns;
+  std::vector<rarg> rargs;
+  std::unordered_map<uint64_t, uint32_t> spawn_of_seq, core_of_seq;
+  std::unordered_map<uint32_t, uint32_t> region_parent;
 
   explicit builder(const trace_data &td) : t(td) {}
 
@@ -144,6 +162,7 @@ struct builder {
     }
     index.emplace(r.task, self);
     g.tasks.push_back(n);
+    create_step.push_back(kNone);
     state.push_back(life::created);
     waiting.push_back(0);
     pending.push_back(0);
@@ -158,6 +177,7 @@ struct builder {
     thread_state &ts = thread(r.thread);
     advance(ts, r.time);
     flush(n.parent);
+    create_step[self] = static_cast<uint32_t>(steps.size());
     add_step(n.parent, step_kind::create, self, 0);
     if (n.flags & flag_implicit) {
       uint32_t reg = open_region[n.parent];
@@ -298,6 +318,227 @@ struct builder {
     }
   }
 
+  void on_region_new(const record &r) {
+    if (r.arg == 0 || r.arg > UINT32_MAX)
+      fail(r.task, "region_new of region id " + std::to_string(r.arg));
+    auto [it, fresh] = region_parent.emplace(uint32_t(r.arg), r.count);
+    if (!fresh && it->second != r.count)
+      fail(r.task, "region_new of region " + std::to_string(r.arg) +
+                       " in region " + std::to_string(r.count) +
+                       ", already made in region " +
+                       std::to_string(it->second));
+  }
+
+  // A region task's spawn: a create step of the spawner whose child is
+  // bound to the core task whose rtask_run names it (bind_region_tasks).
+  uint32_t on_rtask_spawn(std::size_t i) {
+    const record &r = t.records[i];
+    uint32_t k = known(r.task, "rtask_spawn");
+    require_running(k, "rtask_spawn");
+    if (r.arg == 0 || !spawn_of_seq.emplace(r.arg, spawns.size()).second)
+      fail(r.task, "rtask_spawn of region task number " +
+                       std::to_string(r.arg) +
+                       (r.arg == 0 ? "" : ", spawned before"));
+    if (i + r.count >= t.records.size())
+      fail(r.task, "fewer rspawn_arg records than its rtask_spawn's count");
+    rspawn sp{k, r.arg, 0, static_cast<uint32_t>(rargs.size()), r.count};
+    for (uint32_t a = 1; a <= r.count; ++a) {
+      const record &d = t.records[i + a];
+      if (d.type != kind::rspawn_arg || d.task != r.task)
+        fail(r.task, "expected " + std::to_string(r.count) +
+                         " rspawn_arg records after its rtask_spawn");
+      if ((d.sub & (region_arg_in | region_arg_out)) == 0 ||
+          (d.sub & ~(region_arg_in | region_arg_out | region_arg_region)))
+        fail(r.task, "region task argument " + std::to_string(d.arg) +
+                         " with access bits " + std::to_string(d.sub));
+      if ((d.sub & region_arg_region) && d.arg > UINT32_MAX)
+        fail(r.task,
+             "region task argument of region id " + std::to_string(d.arg));
+      rargs.push_back({d.sub, d.count, d.arg});
+    }
+    advance(thread(r.thread), r.time);
+    flush(k);
+    sp.step_at = steps.size();
+    add_step(k, step_kind::create, kNone, 0); // bound later
+    spawns.push_back(sp);
+    return r.count;
+  }
+
+  void on_rtask_run(const record &r) {
+    uint32_t k = known(r.task, "rtask_run");
+    require_running(k, "rtask_run");
+    if (!core_of_seq.emplace(r.arg, k).second)
+      fail(r.task, "runs region task number " + std::to_string(r.arg) +
+                       ", which already ran");
+  }
+
+  // Each region task's core task is created by its spawner where the spawn
+  // was recorded (the runtime launched it elsewhere, once it was ready).
+  void bind_region_tasks(std::vector<uint32_t> &core_of) {
+    std::vector<bool> drop(steps.size(), false);
+    core_of.resize(spawns.size());
+    for (std::size_t s = 0; s < spawns.size(); ++s) {
+      const rspawn &sp = spawns[s];
+      auto it = core_of_seq.find(sp.seq);
+      if (it == core_of_seq.end())
+        fail(g.tasks[sp.spawner].id, "spawned region task number " +
+                                         std::to_string(sp.seq) +
+                                         ", which never ran (no rtask_run)");
+      uint32_t core = it->second;
+      if (create_step[core] == kNone)
+        fail(g.tasks[core].id, "runs a region task but has no parent");
+      drop[create_step[core]] = true;
+      steps[sp.step_at].second.value = core;
+      g.tasks[core].parent = sp.spawner;
+      core_of[s] = core;
+    }
+    for (const auto &[seq, core] : core_of_seq)
+      if (!spawn_of_seq.count(seq))
+        fail(g.tasks[core].id, "runs region task number " +
+                                   std::to_string(seq) +
+                                   ", which has no rtask_spawn");
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < steps.size(); ++i)
+      if (!drop[i])
+        steps[out++] = steps[i];
+    steps.resize(out);
+  }
+
+  // A node of the region tree: a region, or an object in its region.
+  struct rnode {
+    uint32_t parent = kNone;
+    std::vector<uint32_t> children;
+    std::vector<uint32_t> writers; // the last writer, with its ancestors
+    std::vector<uint32_t> readers; // readers since
+  };
+  std::vector<rnode> rtree;
+  std::unordered_map<uint32_t, uint32_t> region_node;
+  std::map<std::pair<uint64_t, uint32_t>, uint32_t> object_node;
+
+  uint32_t new_rnode(uint32_t parent) {
+    uint32_t n = static_cast<uint32_t>(rtree.size());
+    rtree.push_back({});
+    rtree[n].parent = parent;
+    if (parent != kNone)
+      rtree[parent].children.push_back(n);
+    return n;
+  }
+
+  uint32_t region_rnode(uint32_t id, uint64_t task) {
+    if (auto it = region_node.find(id); it != region_node.end())
+      return it->second;
+    auto p = region_parent.find(id);
+    if (p == region_parent.end())
+      fail(task, "a region task argument in region " + std::to_string(id) +
+                     ", which has no region_new");
+    uint32_t up = region_rnode(p->second, task);
+    uint32_t n = new_rnode(up);
+    region_node.emplace(id, n);
+    return n;
+  }
+
+  // Dependence edges between region tasks with the regions' semantics
+  // (docs/regions.md): an argument on a region covers everything inside
+  // it; two tasks conflict when their arguments overlap in the tree and
+  // one writes; the serial order (a task's children right after it, in
+  // spawn order, before its later siblings) gives the direction. A task
+  // and its ancestors are not ordered (they hold the arguments together).
+  void region_edges(const std::vector<uint32_t> &core_of) {
+    const std::size_t n = spawns.size();
+    if (n == 0)
+      return;
+    std::vector<uint32_t> up(n, kNone);
+    std::unordered_map<uint32_t, uint32_t> spawn_of_core;
+    for (std::size_t s = 0; s < n; ++s)
+      spawn_of_core.emplace(core_of[s], static_cast<uint32_t>(s));
+    std::vector<std::vector<uint32_t>> kids(n);
+    std::vector<uint32_t> roots;
+    for (std::size_t s = 0; s < n; ++s) {
+      auto it = spawn_of_core.find(spawns[s].spawner);
+      if (it == spawn_of_core.end()) {
+        roots.push_back(static_cast<uint32_t>(s));
+      } else {
+        up[s] = it->second;
+        kids[it->second].push_back(static_cast<uint32_t>(s));
+      }
+    }
+    std::vector<uint32_t> order, stack(roots.rbegin(), roots.rend());
+    while (!stack.empty()) {
+      uint32_t s = stack.back();
+      stack.pop_back();
+      order.push_back(s);
+      stack.insert(stack.end(), kids[s].rbegin(), kids[s].rend());
+    }
+    auto ancestor = [&](uint32_t a, uint32_t s) {
+      for (uint32_t x = up[s]; x != kNone; x = up[x])
+        if (x == a)
+          return true;
+      return false;
+    };
+    region_node.emplace(0, new_rnode(kNone));
+    std::vector<uint32_t> found, walk;
+    std::vector<std::pair<uint32_t, bool>> nodes;
+    for (uint32_t s : order) {
+      const rspawn &sp = spawns[s];
+      const uint64_t id = g.tasks[sp.spawner].id;
+      found.clear();
+      nodes.clear();
+      for (uint32_t a = 0; a < sp.nargs; ++a) {
+        const rarg &ra = rargs[sp.first_arg + a];
+        uint32_t node;
+        if (ra.bits & region_arg_region) {
+          node = region_rnode(uint32_t(ra.what), id);
+        } else {
+          auto key = std::make_pair(ra.what, ra.within);
+          auto it = object_node.find(key);
+          if (it == object_node.end())
+            it =
+                object_node.emplace(key, new_rnode(region_rnode(ra.within, id)))
+                    .first;
+          node = it->second;
+        }
+        bool write = (ra.bits & region_arg_out) != 0;
+        nodes.emplace_back(node, write);
+        auto take = [&](const rnode &m) {
+          found.insert(found.end(), m.writers.begin(), m.writers.end());
+          if (write)
+            found.insert(found.end(), m.readers.begin(), m.readers.end());
+        };
+        for (uint32_t m = node; m != kNone; m = rtree[m].parent)
+          take(rtree[m]);
+        walk.assign(rtree[node].children.begin(), rtree[node].children.end());
+        while (!walk.empty()) {
+          uint32_t m = walk.back();
+          walk.pop_back();
+          take(rtree[m]);
+          walk.insert(walk.end(), rtree[m].children.begin(),
+                      rtree[m].children.end());
+        }
+      }
+      std::sort(found.begin(), found.end());
+      found.erase(std::unique(found.begin(), found.end()), found.end());
+      for (uint32_t p : found)
+        if (p != s && !ancestor(p, s))
+          edges.emplace_back(core_of[p], core_of[s]);
+      for (auto [node, write] : nodes) {
+        rnode &m = rtree[node];
+        if (write) {
+          std::vector<uint32_t> keep{s};
+          for (uint32_t x : m.writers)
+            if (ancestor(x, s))
+              keep.push_back(x);
+          for (uint32_t x : m.readers)
+            if (ancestor(x, s))
+              keep.push_back(x);
+          m.writers = std::move(keep);
+          m.readers.clear();
+        } else {
+          m.readers.push_back(s);
+        }
+      }
+    }
+  }
+
   // Steps and edges into per-task ranges (a counting sort keeps the order).
   template <class Pair, class T, class Get>
   void bucket(const std::vector<Pair> &in, std::vector<T> &out, Get get,
@@ -350,6 +591,20 @@ struct builder {
         break;
       case kind::dep:
         fail(r.task, "dep record without a task_create or wait_begin");
+      case kind::region_new:
+        on_region_new(r);
+        break;
+      case kind::rtask_spawn:
+        i += on_rtask_spawn(i);
+        break;
+      case kind::rspawn_arg:
+        fail(r.task, "rspawn_arg record without an rtask_spawn");
+      case kind::rtask_run:
+        on_rtask_run(r);
+        break;
+      case kind::rtask_done:
+        require_running(known(r.task, "rtask_done"), "rtask_done");
+        break;
       case kind::counter:
       case kind::rtask_arg: // an annotation: no step of the graph
         break;
@@ -369,6 +624,9 @@ struct builder {
                                 std::to_string(g.tasks[k].worker) +
                                 " but never ended");
     }
+    std::vector<uint32_t> core_of;
+    bind_region_tasks(core_of);
+    region_edges(core_of);
     bucket(
         steps, g.steps, [](const auto &p) { return p.second; },
         &task_node::first_step, &task_node::nsteps);

@@ -202,6 +202,16 @@ const char *name(kind k) {
     return "task_run";
   case kind::task_done:
     return "task_done";
+  case kind::region_new:
+    return "region_new";
+  case kind::rtask_spawn:
+    return "rtask_spawn";
+  case kind::rspawn_arg:
+    return "rspawn_arg";
+  case kind::rtask_run:
+    return "rtask_run";
+  case kind::rtask_done:
+    return "rtask_done";
   }
   return "unknown";
 }
