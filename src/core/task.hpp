@@ -36,8 +36,9 @@ enum task_flag : uint16_t {
                                 // memory bin (HWSE), not a pool block
   TASK_THROTTLED = 1u << 11,    // run in place by the runtime's throttling,
                                 // not because the program asked (tracing)
-  TASK_UNTIED = 1u << 12,       // OpenMP untied: adds no tied-task
-                                // constraint (worker::tied_limit)
+  TASK_UNTIED = 1u << 12,       // OpenMP untied (recorded; weft never
+                                // moves a started task, so it constrains
+                                // as a tied one: worker::tied_limit)
 };
 
 // task::children packs the finished-children count with two flags and the id

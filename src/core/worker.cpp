@@ -256,8 +256,10 @@ __attribute__((always_inline)) inline void worker::run_body(task *t) {
   current_ = t;
   task_data_ = nullptr;
   mark_ = slot_->deque.next_index();
-  if (!(t->flags & TASK_UNTIED))
-    tied_ = t;
+  // Untied or not, t stays on this thread once started (weft never moves a
+  // suspended task): while it waits, anything started above it must let it
+  // resume, so it constrains as a tied task does (tied_limit).
+  tied_ = t;
   if (!(t->group && t->group->cancelled.load(std::memory_order_relaxed))) {
     try {
       if (t->flags & TASK_ARGS)

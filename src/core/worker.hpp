@@ -160,9 +160,10 @@ private:
   // here (a scheduling point other than a barrier), a new tied task may
   // start only if it descends from c (and so from every tied task
   // suspended below c). Returns c, the innermost such task on this
-  // thread's stack, or nullptr when anything may start. Untied tasks add
-  // no constraint but obey it: weft never moves a suspended task, so an
-  // untied task started above c must not block c (docs/openmp.md).
+  // thread's stack, or nullptr when anything may start. Untied tasks count
+  // as tied here: weft never moves a suspended task, so a task started
+  // above a waiting untied task u that blocked (on a lock whose holder
+  // waits for u) would hang u (docs/openmp.md).
   task *tied_limit() const {
     return __builtin_expect(tied_scheduling.load(std::memory_order_relaxed), 0)
                ? tied_

@@ -6,7 +6,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <mutex>
 
 namespace weft::gomp {
@@ -113,11 +112,10 @@ context ctx_slow() {
       w = rt().adopt_thread();
   }
   // OpenMP's tasks are tied unless marked untied: the task scheduling
-  // constraint applies (WEFT_OMP_TIED_CONSTRAINT=0 turns it off), except
-  // under the Picos model (docs/openmp.md).
+  // constraint applies (WEFT_OMP_TIED_CONSTRAINT=0 turns it off;
+  // docs/openmp.md).
   static const bool wanted = tied_constraint_wanted();
-  if (wanted && !tied_scheduling.load(std::memory_order_relaxed) &&
-      std::strcmp(rt().engine().name(), "picos") != 0)
+  if (wanted && !tied_scheduling.load(std::memory_order_relaxed))
     tied_scheduling.store(true, std::memory_order_relaxed);
   team *t = w->current_team();
   auto *g = static_cast<gomp_team *>(t->user);
