@@ -87,6 +87,9 @@ class dependency_engine {
 public:
   virtual ~dependency_engine() = default;
   virtual const char *name() const = 0;
+  // Whether the OpenMP front end may enforce the tied-task scheduling
+  // constraint under this engine (false where it is known to hang).
+  virtual bool supports_tied_constraint() const { return true; }
 
   // After the runtime is built / before its workers are destroyed: engines
   // with threads of their own (the Nexus++ manager thread) start and stop

@@ -7,6 +7,7 @@
 #include "base/tree_shape.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace weft::regions {
 
@@ -150,8 +151,11 @@ scheduler *best_child(const std::vector<scheduler *> &candidates,
           std::max(max_load, double(std::max<int64_t>(
                                  c->load.load(std::memory_order_relaxed), 0)) /
                                  c->workers);
+  // Loads move under us (other threads place and finish tasks): a child's
+  // second read may exceed max_load, so B is clamped at 0 and any score
+  // beats the initial one; a candidate with workers is always chosen.
   scheduler *best = nullptr;
-  double best_t = -1;
+  double best_t = -std::numeric_limits<double>::infinity();
   for (scheduler *c : candidates) {
     if (c->workers == 0)
       continue;
@@ -163,9 +167,11 @@ scheduler *best_child(const std::vector<scheduler *> &candidates,
     double per_worker =
         double(std::max<int64_t>(c->load.load(std::memory_order_relaxed), 0)) /
         c->workers;
-    double b = max_load > 0 ? 1024.0 * (1 - per_worker / max_load) : 1024.0;
+    double b = max_load > 0
+                   ? 1024.0 * (1 - std::min(per_worker, max_load) / max_load)
+                   : 1024.0;
     double t = p * l + (100 - p) * b;
-    if (t > best_t ||
+    if (!best || t > best_t ||
         (t == best_t && c->placed.load(std::memory_order_relaxed) <
                             best->placed.load(std::memory_order_relaxed))) {
       best_t = t;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -276,6 +277,11 @@ TEST(Priority, DependencesStillOrder) {
 TEST(Priority, OneThreadRunsHigherPriorityFirst) {
   if (weft_num_threads() != 1)
     GTEST_SKIP() << "only meaningful with one thread";
+  // The tiny configurations hold fewer than ten tasks: the spawner must run
+  // some before it has made the others (back-pressure), so they are not
+  // all ready together.
+  if (std::getenv("WEFT_NEXUS_POOL") || std::getenv("WEFT_PICOS_TASK_MEMORY"))
+    GTEST_SKIP() << "the engine's capacity is below ten tasks";
   std::vector<int> order;
   const int prios[] = {3, 0, 7, 1, 9, 4, 2, 8, 5, 6};
   for (int p : prios)

@@ -42,6 +42,9 @@ public:
   ~nexus_engine() override;
 
   const char *name() const override { return "nexus"; }
+  // Not in thread mode: there the constraint hangs task_uts and the tsc
+  // programs (cause not found yet; docs/openmp.md).
+  bool supports_tied_constraint() const override { return !threaded_; }
   void start(runtime &rt) override;
   void stop() override;
   submit_result submit(worker &w, task *parent, task *t, const weft_dep *deps,
