@@ -36,15 +36,6 @@ std::vector<uint64_t> pred_seqs(const wt::task_graph &g, uint64_t seq) {
   return v;
 }
 
-std::string graph_error(trace_builder &b) {
-  try {
-    wt::build_graph(b.data());
-  } catch (const wt::error &e) {
-    return e.what();
-  }
-  return "";
-}
-
 // Regions nested three deep under the root: A (1) > B (2) > C (3); object
 // x in A, y in B, z in C. The main task (1) spawns region tasks 1-6, 8 and
 // 9 in this order; task 6 spawns task 7. Cores are launched by the main

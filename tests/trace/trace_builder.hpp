@@ -2,6 +2,7 @@
 // trace::writer and read back with trace::read (the path a real trace takes).
 #pragma once
 
+#include "trace/read/trace_graph.hpp"
 #include "trace/read/trace_reader.hpp"
 #include "trace/record/trace_writer.hpp"
 
@@ -125,5 +126,15 @@ private:
   std::map<uint16_t, std::vector<trace::record>> by_thread_;
   inline static int serial_ = 0;
 };
+
+// build_graph's error message for b's trace, or "" when it builds.
+inline std::string graph_error(trace_builder &b) {
+  try {
+    trace::build_graph(b.data());
+  } catch (const trace::error &e) {
+    return e.what();
+  }
+  return "";
+}
 
 } // namespace weft::trace_test

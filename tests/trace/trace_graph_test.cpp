@@ -41,15 +41,6 @@ std::vector<uint64_t> succ_ids(const wt::task_graph &g, uint64_t id) {
   return v;
 }
 
-std::string graph_error(trace_builder &b) {
-  try {
-    wt::build_graph(b.data());
-  } catch (const wt::error &e) {
-    return e.what();
-  }
-  return "";
-}
-
 } // namespace
 
 TEST(TraceGraph, TimelineWorkExcludesOverheadAndWaits) {
