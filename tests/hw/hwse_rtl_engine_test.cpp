@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -204,10 +205,15 @@ TEST(HwseRtlEquivalence, RandomStreamsGiveTheSameAnswersAndCycles) {
   }
 }
 
-// Concurrent callers through the server thread: every iteration of a shared
-// loop handed out once, every bin held by one caller at a time.
-void concurrent(int threads) {
-  auto rtl = hwse_rtl::make_engine(cfg(32, 64));
+// Concurrent callers, one of them owning the unit at a time and serving the
+// others' queued requests for up to max_passes passes: every iteration of a
+// shared loop handed out once, every bin held by one caller at a time, and
+// the unit served exactly the calls made (the serial meaning: one FETCH per
+// call, one END per member, one ALLOC / FREE per call). Returns the times
+// the unit was handed to a waiter.
+uint64_t concurrent(int threads, int max_passes) {
+  auto rtl = hwse_rtl::make_engine(cfg(32, 64), max_passes);
+  uint64_t fetches = 0, allocs = 0, frees = 0;
   for (int round = 0; round < 6; ++round) {
     const uint64_t count = 3000 + uint64_t(round) * 17;
     const uint64_t c = round % 3 == 0 ? 1 : uint64_t(round);
@@ -219,13 +225,23 @@ void concurrent(int threads) {
     std::mutex mu;
     std::set<void *> held;
     std::atomic<bool> bad{false};
+    std::atomic<uint64_t> calls_fetch{0}, calls_alloc{0}, calls_free{0};
+    std::atomic<int> started{0};
     std::vector<std::thread> ts;
     for (int t = 0; t < threads; ++t)
       ts.emplace_back([&] {
+        // All callers start together, so that they contend for the unit.
+        started.fetch_add(1);
+        while (started.load() < threads)
+          std::this_thread::yield();
         uint64_t b, e;
-        while (rtl->fetch(ws, &b, &e)) {
+        for (;;) {
+          calls_fetch.fetch_add(1, std::memory_order_relaxed);
+          if (!rtl->fetch(ws, &b, &e))
+            break;
           for (uint64_t i = b; i < e; ++i)
             hits[i].fetch_add(1, std::memory_order_relaxed);
+          calls_alloc.fetch_add(1, std::memory_order_relaxed);
           void *p = rtl->alloc_descriptor();
           if (p) {
             {
@@ -237,6 +253,7 @@ void concurrent(int threads) {
               std::lock_guard<std::mutex> g(mu);
               held.erase(p);
             }
+            calls_free.fetch_add(1, std::memory_order_relaxed);
             rtl->free_descriptor(p);
           }
         }
@@ -246,16 +263,47 @@ void concurrent(int threads) {
       t.join();
     EXPECT_FALSE(bad.load()) << "a bin handed to two callers at once";
     for (uint64_t i = 0; i < count; ++i)
-      ASSERT_EQ(hits[i].load(), 1) << "iteration " << i << " round " << round;
+      EXPECT_EQ(hits[i].load(), 1) << "iteration " << i << " round " << round;
+    fetches += calls_fetch;
+    allocs += calls_alloc;
+    frees += calls_free;
   }
+  ws_stats s;
+  rtl->add_stats(s);
+  EXPECT_EQ(counter(s, "hwse_rtl.sections.fetch") +
+                counter(s, "hwse_rtl.loop.fetch") +
+                counter(s, "hwse_rtl.guided.fetch"),
+            fetches);
+  EXPECT_EQ(counter(s, "hwse_rtl.end"), uint64_t(6 * threads));
+  EXPECT_EQ(counter(s, "hwse_rtl.alloc"), allocs);
+  EXPECT_EQ(counter(s, "hwse_rtl.free"), frees);
+  return counter(s, "hwse_rtl.handoffs");
 }
 
-TEST(HwseRtlEngine, ConcurrentCallersOneThread) { concurrent(1); }
-TEST(HwseRtlEngine, ConcurrentCallersTwoThreads) { concurrent(2); }
-TEST(HwseRtlEngine, ConcurrentCallersFourThreads) { concurrent(4); }
+TEST(HwseRtlEngine, ConcurrentCallersOneThread) {
+  EXPECT_EQ(concurrent(1, hwse_rtl::kMaxPasses), 0u);
+}
+TEST(HwseRtlEngine, ConcurrentCallersTwoThreads) {
+  concurrent(2, hwse_rtl::kMaxPasses);
+}
+TEST(HwseRtlEngine, ConcurrentCallersFourThreads) {
+  concurrent(4, hwse_rtl::kMaxPasses);
+}
+// The owner hands the unit on after serving its own request whenever others
+// are queued. Callers queue behind each other when they run in parallel or
+// when the owner is preempted; rounds are repeated (for at most 5 s) until
+// that happened.
+TEST(HwseRtlEngine, ConcurrentCallersHandTheUnitOn) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  uint64_t handoffs = 0;
+  while (handoffs == 0 && std::chrono::steady_clock::now() < until &&
+         !HasFailure())
+    handoffs += concurrent(4, 0) + concurrent(2, 0);
+  EXPECT_GT(handoffs, 0u) << "the unit was never handed to a waiter";
+}
 
 TEST(HwseRtlEngineDeath, DoubleFreeIsFatal) {
-  GTEST_FLAG_SET(death_test_style, "threadsafe"); // the engine has a thread
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
   auto rtl = hwse_rtl::make_engine(cfg(32, 4));
   void *p = rtl->alloc_descriptor();
   ASSERT_NE(p, nullptr);

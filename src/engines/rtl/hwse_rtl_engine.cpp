@@ -1,6 +1,8 @@
 #include "hwse_rtl_engine.hpp"
 
+#include "base/backoff.hpp"
 #include "base/error.hpp"
+#include "base/futex.hpp"
 #include "core/task_pool.hpp"
 #include "engines/hwse/hwse_bin_allocator.hpp"
 #include "engines/hwse/hwse_cost_model.hpp"
@@ -10,12 +12,10 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <mutex>
-#include <thread>
 
 namespace weft::hwse_rtl {
 namespace {
@@ -25,6 +25,10 @@ using hwse::free_mark;
 using hwse::set_bin_word1;
 
 using hwse::primitive;
+
+// A caller waiting for its answer while another thread owns the unit: the
+// owner answers within a few accesses unless it is preempted.
+constexpr backoff_policy kAnswerBackoff{64, 16};
 
 // Counter names per primitive, in hwse::primitive's order.
 struct names {
@@ -62,8 +66,8 @@ unsigned thread_slot() {
 
 class engine final : public worksharing_engine {
 public:
-  explicit engine(const hwse::config &c)
-      : cfg_(c), port_(make_port(c.fifo_depth)) {
+  engine(const hwse::config &c, int max_passes)
+      : cfg_(c), max_passes_(max_passes), port_(make_port(c.fifo_depth)) {
     if (c.bins) {
       heap_bytes_ = uint64_t(c.bins) * kBlockSize;
       heap_ = static_cast<char *>(std::aligned_alloc(64, heap_bytes_));
@@ -76,18 +80,9 @@ public:
       expect_ok(port_->write(kHeapIncr, kBlockSize), "HEAP_INCR");
       finish(primitive::heap_init);
     }
-    server_ = std::thread([this] { serve(); });
   }
 
-  ~engine() override {
-    {
-      std::lock_guard<std::mutex> g(mu_);
-      stop_ = true;
-    }
-    cv_.notify_one();
-    server_.join();
-    std::free(heap_);
-  }
+  ~engine() override { std::free(heap_); }
 
   const char *name() const override { return "hwse-rtl"; }
 
@@ -166,6 +161,8 @@ public:
     out.add("hwse_rtl.bins.exhausted", load(exhausted_));
     out.add("hwse_rtl.overflow.frees", load(overflow_frees_));
     out.add("hwse_rtl.overflow.allocs", load(overflow_allocs_));
+    out.add("hwse_rtl.handoffs", load(handoffs_));
+    out.add("hwse_rtl.served_queued", load(queued_));
   }
 
 private:
@@ -177,47 +174,93 @@ private:
     void *ptr = nullptr;
     bool got = false;
     uint64_t b = 0, e = 0;
-    std::atomic<bool> done{false};
+    std::atomic<uint32_t> state{kQueued};
   };
+  // A request's state: queued; its caller asleep on it (futex); answered;
+  // or answered by nobody yet but its caller handed the unit (to serve it
+  // and whatever is queued).
+  static constexpr uint32_t kQueued = 0, kSleeping = 1, kDone = 2, kServe = 3;
 
   static uint64_t load(const std::atomic<uint64_t> &a) {
     return a.load(std::memory_order_relaxed);
   }
   static void bump(std::atomic<uint64_t> &a, uint64_t by) {
-    // Written by the server thread only.
+    // Written by the unit's owner only (one at a time, under mu_'s order).
     a.store(a.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
   }
 
-  // Hands r to the server and waits for its answer.
+  // Hands r to the unit and returns with its answer. The unit has one
+  // owner at a time, the caller that found it free: it serves its own
+  // request, then every request queued meanwhile, in passes, with no
+  // hand-off between threads while it holds the unit. Other callers queue
+  // theirs and wait (spin, yield, then sleep on the request's word).
   void call(request &r) {
     fork_.check("hwse-rtl");
+    bool own;
     {
       std::lock_guard<std::mutex> g(mu_);
-      queue_.push_back(&r);
+      own = !serving_;
+      if (own)
+        serving_ = true;
+      else
+        queue_.push_back(&r);
     }
-    cv_.notify_one();
-    for (int i = 0; i < 64; ++i)
-      if (r.done.load(std::memory_order_acquire))
-        return;
-    r.done.wait(false, std::memory_order_acquire);
+    if (!own && wait(r) == kDone)
+      return;
+    serve(r);
   }
 
-  void serve() {
-    std::deque<request *> batch;
-    for (;;) {
+  // Waits until r is answered or its caller is handed the unit.
+  static uint32_t wait(request &r) {
+    backoff b(kAnswerBackoff);
+    uint32_t s;
+    while ((s = r.state.load(std::memory_order_acquire)) == kQueued)
+      if (!b.pause()) {
+        uint32_t q = kQueued;
+        if (r.state.compare_exchange_strong(q, kSleeping,
+                                            std::memory_order_acq_rel))
+          do
+            futex_wait(r.state, kSleeping);
+          while ((s = r.state.load(std::memory_order_acquire)) == kSleeping);
+        else
+          s = q;
+        break;
+      }
+    return s;
+  }
+
+  // Answers r's caller (who may return and free r at once).
+  static void answer(request &r, uint32_t how) {
+    if (r.state.exchange(how, std::memory_order_acq_rel) == kSleeping)
+      futex_wake(r.state, 1);
+  }
+
+  // The unit's owner: mine, then the queue, until it is empty (the unit
+  // is free again) or max_passes_ are made (the oldest waiter gets it).
+  void serve(request &mine) {
+    run(mine);
+    for (int pass = 0;; ++pass) {
       {
-        std::unique_lock<std::mutex> g(mu_);
-        cv_.wait(g, [&] { return stop_ || !queue_.empty(); });
-        if (queue_.empty())
-          return; // stop_
-        batch.swap(queue_);
+        std::lock_guard<std::mutex> g(mu_);
+        if (queue_.empty()) {
+          serving_ = false;
+          return;
+        }
+        if (pass == max_passes_) {
+          request *next = queue_.front();
+          queue_.pop_front();
+          bump(handoffs_, 1);
+          answer(*next, kServe);
+          return;
+        }
+        batch_.swap(queue_);
       }
-      for (request *r : batch) {
+      bump(queued_, batch_.size());
+      for (request *r : batch_) {
         run(*r);
-        r->done.store(true, std::memory_order_release);
-        r->done.notify_one();
+        answer(*r, kDone);
       }
-      batch.clear();
+      batch_.clear();
     }
   }
 
@@ -420,16 +463,16 @@ private:
   }
 
   hwse::config cfg_;
+  int max_passes_;
   rtl::fork_guard fork_;
-  std::unique_ptr<port> port_; // the server thread's (and the constructor's)
+  std::unique_ptr<port> port_; // the unit's owner's (and the constructor's)
 
   std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<request *> queue_;
-  bool stop_ = false;
-  std::thread server_;
+  std::deque<request *> queue_; // waiting for the unit's owner
+  bool serving_ = false;        // the unit has an owner
 
-  // The server's state.
+  // The owner's state.
+  std::deque<request *> batch_;
   const ws_state *bank_ = nullptr;
   uint64_t begin_edges_ = 0;
   uint32_t accesses_in_primitive_ = 0;
@@ -438,19 +481,24 @@ private:
   uint64_t fresh_end_ = 0; // bytes of the heap handed out fresh
   void *overflow_ = nullptr;
 
-  // Written by the server, read by add_stats from any thread.
+  // Written by the unit's owner, read by add_stats from any thread.
   std::atomic<uint64_t> count_[hwse::kPrimitiveKinds] = {};
   std::atomic<uint64_t> rtl_cycles_[hwse::kPrimitiveKinds] = {};
   std::atomic<uint64_t> model_cycles_[hwse::kPrimitiveKinds] = {};
   std::atomic<uint64_t> accesses_{0}, ic_cycles_{0};
   std::atomic<uint64_t> bank_loads_{0}, bank_load_cycles_{0};
+  std::atomic<uint64_t> handoffs_{0}, queued_{0};
   std::atomic<uint64_t> exhausted_{0}, overflow_frees_{0}, overflow_allocs_{0};
 };
 
 } // namespace
 
-std::unique_ptr<worksharing_engine> make_engine(const hwse::config &c) {
-  return std::make_unique<engine>(c);
+std::unique_ptr<worksharing_engine> make_engine(const hwse::config &c,
+                                                int max_passes) {
+  if (max_passes < 0)
+    fatal("hwse-rtl: make_engine with max_passes %d (must be >= 0)",
+          max_passes);
+  return std::make_unique<engine>(c, max_passes);
 }
 
 } // namespace weft::hwse_rtl
