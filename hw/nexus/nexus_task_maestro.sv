@@ -134,6 +134,7 @@ module nexus_task_maestro #(
   logic [1:0] dw_op;
   logic [YB-1:0] dw_way, dw_free_way;
   logic [ST-1:0] dw_data;
+  logic [63:0] dw_key;
   nexus_dependence_table #(
       .SETS (SETS),
       .WAYS (WAYS),
@@ -143,7 +144,7 @@ module nexus_task_maestro #(
       .clk_i, .rst_ni, .req_valid_i(dt_valid), .req_op_i(dt_op), .req_key_i(dt_key),
       .req_data_i(dt_wdata), .req_ready_o(), .rsp_valid_o(dt_rsp), .rsp_hit_o(dt_hit),
       .rsp_full_o(), .rsp_data_o(dt_rdata), .rsp_way_o(dt_way), .wr_valid_i(dw_valid),
-      .wr_op_i(dw_op), .wr_key_i(cur_key), .wr_way_i(dw_way), .wr_data_i(dw_data),
+      .wr_op_i(dw_op), .wr_key_i(dw_key), .wr_way_i(dw_way), .wr_data_i(dw_data),
       .wr_way_o(dw_free_way)
   );
 
@@ -218,6 +219,7 @@ module nexus_task_maestro #(
   logic [63:0] fkey_q;
   logic rd1_q;  // a parameter read of the finish's lookups is answered now
   logic [63:0] f_key[0:PARAMS-1];  // the entry's keys, kept by its lookups
+  logic [PARAMS-1:0] f_ko_q;  // the entry's keys whose lookups found waiters to kick off
   logic [63:0] f_key_rd, fin_key;
   logic [IW-1:0] fent_q[0:MAXE-1];
   logic [EW:0] fe_cnt_q;
@@ -312,7 +314,7 @@ module nexus_task_maestro #(
   assign cur_set = cur_hash[SB-1:0];
   assign cur_used = set_used[cur_set];
   logic [SB-1:0] fkey_set;
-  assign fin_key = st_q == S_FIN_LD ? f_key_rd : fkey_q;
+  assign fin_key = st_q == S_FIN_LD || st_q == S_FIN_LK ? f_key_rd : fkey_q;
   assign fkey_hash = nexus_pkg::set_hash(fin_key);
   assign fkey_set = fkey_hash[SB-1:0];
 
@@ -386,15 +388,6 @@ module nexus_task_maestro #(
         dt_valid = 1'b1;
         dt_key   = par_rd[63:0];
       end
-      // A kept entry that kicks nobody off is written back at once, one
-      // holder fewer (deleted when it was the last).
-      S_FIN_LD:
-      if (!fin_ko) begin
-        dt_valid = 1'b1;
-        dt_key = fin_key;
-        dt_op = r_hold == HW'(1) ? nexus_pkg::DtDelete : nexus_pkg::DtUpdate;
-        dt_wdata = {src_st[ST-1:HW], r_hold - 1'b1};
-      end
       S_KO_CNT: rdy_push = ko_emit && !rdy_full;
       S_FIN_WB: begin
         dt_valid = 1'b1;
@@ -408,12 +401,20 @@ module nexus_task_maestro #(
 
   // The direct writes: a parameter placed (the entry after it joins; a new
   // key into its set's lowest free way), or undone (its way freed, or the
-  // state its lookup found written back).
+  // state its lookup found written back); a finish's entry that kicks nobody
+  // off, written back as its lookup answers (one holder fewer; its way freed
+  // when it was the last).
   always_comb begin
-    dw_valid = place || undo;
+    dw_valid = place || undo || fin_wb;
     dw_op = dt_hit ? nexus_pkg::WrWay : nexus_pkg::WrNew;
     dw_way = dt_way;
     dw_data = p_enc;
+    dw_key = cur_key;
+    if (st_q == S_FIN_LK) begin
+      dw_op = r_hold == HW'(1) ? nexus_pkg::WrFree : nexus_pkg::WrWay;
+      dw_data = {src_st[ST-1:HW], r_hold - 1'b1};
+      dw_key = f_key_rd;
+    end
     if (st_q == S_UNDO) begin
       dw_op = hd_new_q[pidx] ? nexus_pkg::WrFree : nexus_pkg::WrWay;
       dw_way = hd_way_q[pidx];
@@ -538,6 +539,21 @@ module nexus_task_maestro #(
   // The finish's kept entry: its last holder leaves and tasks wait.
   logic fin_ko;
   assign fin_ko = r_hold == HW'(1) && r_wait != '0;
+  // A finish's lookup answered for an entry that kicks nobody off.
+  logic fin_wb;
+  assign fin_wb = st_q == S_FIN_LK && lk_rsp && dt_hit && !fin_ko;
+  // The finish's entries with tasks to kick off, served one after another
+  // from S_FIN_LD: the first one after index `from` (the answer just in
+  // included), and whether there is one.
+  logic [PARAMS-1:0] ko_all;
+  assign ko_all = f_ko_q | (lk_rsp && fin_ko ? PARAMS'(1) << pidx[PW-1:0] : '0);
+  function automatic logic [PW:0] next_ko(logic [PARAMS-1:0] m, logic [PW:0] from);
+    next_ko = (PW + 1)'(PARAMS);
+    for (int i = PARAMS - 1; i >= 0; i--) if (m[i] && (PW + 1)'(i) >= from) next_ko = (PW + 1)'(i);
+  endfunction
+  logic [PW:0] ko_first, ko_next;
+  assign ko_first = next_ko(ko_all, '0);
+  assign ko_next  = next_ko(f_ko_q, (PW + 1)'(pi_q) + 1'b1);
 
   always_comb begin
     hdr_we = 1'b0;
@@ -552,8 +568,8 @@ module nexus_task_maestro #(
     pf_wa = pool_top_q[IW-1:0];
     pf_wd = fent_q[EW'(ei_q)];
     su_we = 1'b0;
-    su_wa = st_q == S_FIN_WB || st_q == S_FIN_LD ? fkey_set : cur_set;
-    su_wd = st_q == S_FIN_WB || st_q == S_FIN_LD ? set_used[fkey_set] - 1'b1 : st_q == S_UNDO ? cur_used - 1'b1 : cur_used + 1'b1;
+    su_wa = st_q == S_FIN_WB || st_q == S_FIN_LK ? fkey_set : cur_set;
+    su_wd = st_q == S_FIN_WB || st_q == S_FIN_LK ? set_used[fkey_set] - 1'b1 : st_q == S_UNDO ? cur_used - 1'b1 : cur_used + 1'b1;
     dkn_we = 1'b0;
     dkn_wa = dk_pop;
     dkn_wd = '0;
@@ -588,7 +604,7 @@ module nexus_task_maestro #(
         };
         cnt_we = ei_q == '0;
       end
-      S_FIN_LD: su_we = !fin_ko && r_hold == HW'(1);
+      S_FIN_LK: su_we = fin_wb && r_hold == HW'(1);
       S_KO_CNT:
       if (!ko_stall) begin
         cnt_we = 1'b1;
@@ -657,6 +673,7 @@ module nexus_task_maestro #(
       f_next_q <= '0;
       f_n_q <= '0;
       fkey_q <= '0;
+      f_ko_q <= '0;
       rd1_q <= 1'b0;
       lk1_q <= 1'b0;
       lk2_q <= 1'b0;
@@ -841,26 +858,28 @@ module nexus_task_maestro #(
           f_next_q <= hdr_rd[IW+PW:PW+1];
           pi_q <= '0;
           qi_q <= '0;
+          f_ko_q <= '0;
           st_q <= hdr_rd[PW:0] == '0 ? S_FIN_PNEXT : S_FIN_LK;
         end
         // The entry's parameters read one per cycle, each looked up as it
-        // arrives; the answers kept (hd_st, f_key) for S_FIN_LD.
+        // arrives; an entry that kicks nobody off is written back by the
+        // direct port as its answer arrives, the others kept (hd_st, f_key)
+        // for S_FIN_LD.
         S_FIN_LK: begin
           if ((PW + 1)'(qi_q) < f_n_q) qi_q <= qi_q + 1'b1;
           if (lk_rsp) begin
+            f_ko_q <= ko_all;
             if (!dt_hit) begin
               err_o <= 1'b1;
               st_q  <= S_IDLE;
             end else if ((PW + 1)'(pi_q) + 1'b1 == f_n_q) begin
-              pi_q <= '0;
-              st_q <= S_FIN_LD;
+              pi_q <= MW'(ko_first);
+              st_q <= ko_first == (PW + 1)'(PARAMS) ? S_FIN_PNEXT : S_FIN_LD;
             end else pi_q <= pi_q + 1'b1;
           end
         end
-        // One kept entry per cycle: written back at once, or its Kick-Off
-        // List served first.
-        S_FIN_LD:
-        if (fin_ko) begin
+        // A kept entry with tasks to kick off: its Kick-Off List served.
+        S_FIN_LD: begin
           e_hold_q <= r_hold - 1'b1;
           e_wait_q <= r_wait;
           e_acc_q <= r_acc;
@@ -874,8 +893,7 @@ module nexus_task_maestro #(
           for (int unsigned k = 0; k < KOL; k++) e_kol_q[k] <= r_kol[k];
           fkey_q <= f_key_rd;
           st_q <= S_KO;
-        end else if ((PW + 1)'(pi_q) + 1'b1 < f_n_q) pi_q <= pi_q + 1'b1;
-        else st_q <= S_FIN_PNEXT;
+        end
         S_KO:
         if (e_hold_q != '0 && !(concurrent(front[1:0]) && front[1:0] == e_acc_q)) st_q <= S_FIN_WB;
         else begin
@@ -913,8 +931,8 @@ module nexus_task_maestro #(
           st_q <= e_wait_q != '0 && concurrent(e_acc_q) ? S_KO : S_FIN_WB;
         end
         S_FIN_WB:
-        if ((PW + 1)'(pi_q) + 1'b1 < f_n_q) begin
-          pi_q <= pi_q + 1'b1;
+        if (ko_next != (PW + 1)'(PARAMS)) begin
+          pi_q <= MW'(ko_next);
           st_q <= S_FIN_LD;
         end else st_q <= S_FIN_PNEXT;
         S_FIN_PNEXT:

@@ -232,7 +232,7 @@ TEST(NexusTaskMaestro, SetConflictBlocks) {
 // predecessor's address and writing its own (2 dependences). Every task but
 // the first waits in one Kick-Off List; each finish kicks off the next.
 // The RTL's cycles per operation are fixed by its FSM (docs/engines.md,
-// "nexus-rtl"): 7 per insertion and 14 per finish with a kick-off.
+// "nexus-rtl"): 7 per insertion and 13 per finish with a kick-off.
 TEST(NexusTaskMaestro, EmptytaskChainCycles) {
   pair_bench b(nexus_rtl::kTableI);
   constexpr uint32_t kTasks = 500;
@@ -265,12 +265,13 @@ TEST(NexusTaskMaestro, EmptytaskChainCycles) {
   // FIFO word 1 if ready): n + 5, i.e. 7 for the first task (1 parameter,
   // ready) and for the others (2 parameters, waiting).
   EXPECT_EQ(after_insert.insert_cycles, kTasks * 7u);
-  // Finish (the entry's parameters read and looked up one per cycle, then
-  // one kept entry per cycle): header 2 + lookups n + 3 + per entry 1 (+
-  // kick-off 2 per task and a write-back 1 when it has waiters) + end 1 +
-  // release 1: 12 for the first (1 parameter, a kick-off), 14 for the
-  // middle ones, 11 for the last (nobody to kick off).
-  EXPECT_EQ(k.finish_cycles, 12u + (kTasks - 2) * 14u + 11u);
+  // Finish (the entry's parameters read and looked up one per cycle, an
+  // entry that kicks nobody off written back as its answer arrives, then
+  // the kept entries with waiters, each 1 + kick-off 2 per task + its
+  // write-back 1): header 2 + lookups n + 3 + end 1 + release 1 (+ 4 per
+  // entry with one waiter): 12 for the first (1 parameter, a kick-off), 13
+  // for the middle ones, 9 for the last (nobody to kick off).
+  EXPECT_EQ(k.finish_cycles, 12u + (kTasks - 2) * 13u + 9u);
 }
 
 // Cycles per operation against the number of dependences, printed as the
@@ -278,10 +279,11 @@ TEST(NexusTaskMaestro, EmptytaskChainCycles) {
 // so it is ready at once) costs n + 6 to insert (n > 8: + 1 for the dummy
 // Task Pool entry's header write; its allocation overlaps the lookups;
 // n = 0: 5), and its finish with
-// nobody waiting 2n + 7 (n > 8: + 7 for the dummy entry: its header read,
-// the lookups' latency, its end and its release; n = 0: 4). Then a writer
-// with k readers waiting on its one key: its finish kicks them all off, 2
-// cycles each, plus the entry's write-back.
+// nobody waiting n + 7, each entry written back as its lookup answers (n >
+// 8: + 7 for the dummy entry: its header read, the lookups' latency, its
+// end and its release; n = 0: 4). Then a writer with k readers waiting on
+// its one key: its finish kicks them all off, 2 cycles each, plus the
+// entry's kept state read 1 and its write-back 1.
 TEST(NexusTaskMaestro, CyclesByDependences) {
   pair_bench b(nexus_rtl::kTableI);
   std::printf("n  insert  finish   (RTL cycles; model insert, finish)\n");
@@ -305,7 +307,7 @@ TEST(NexusTaskMaestro, CyclesByDependences) {
                 (unsigned long)(b.model_finish - f0));
     const uint64_t dummy = n > 8 ? 1 : 0;
     EXPECT_EQ(ins, n == 0 ? 5u : n + 6u + dummy) << "n " << n;
-    EXPECT_EQ(fin, n == 0 ? 4u : 2u * n + 7u + 7u * dummy) << "n " << n;
+    EXPECT_EQ(fin, n == 0 ? 4u : n + 7u + 7u * dummy) << "n " << n;
   }
   std::printf("k readers kicked off by one finish: RTL cycles (model)\n");
   for (uint32_t k = 0; k <= 15; ++k, addr += 8) {
@@ -323,9 +325,9 @@ TEST(NexusTaskMaestro, CyclesByDependences) {
     const uint64_t fin = b.rtl->stats().finish_cycles - k1.finish_cycles;
     std::printf("%2u  %6lu  (%lu)\n", k, (unsigned long)fin,
                 (unsigned long)(b.model_finish - f0));
-    // k = 0: 9 (1 parameter, deleted at once); else the entry goes
-    // through the kick-off: + 2 per reader + 1 (its write-back).
-    EXPECT_EQ(fin, k == 0 ? 9u : 10u + 2u * k) << "k " << k;
+    // k = 0: 8 (1 parameter, deleted as its lookup answers); else the
+    // entry is kept and goes through the kick-off: 10 + 2 per reader.
+    EXPECT_EQ(fin, k == 0 ? 8u : 10u + 2u * k) << "k " << k;
     for (const rtl_word &w : std::vector<rtl_word>(b.got))
       b.finish(w.id, nullptr, nullptr);
   }
