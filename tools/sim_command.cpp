@@ -24,6 +24,7 @@ struct sim_options {
   std::vector<std::string> params;
   std::string out;
   std::string span = "tasks";
+  std::string phase;
 };
 
 std::vector<std::string> split(const std::string &s) {
@@ -105,7 +106,9 @@ int run_sim(const sim_options &o) {
   trace::task_graph g = trace::build_graph(trace::read(o.trace));
   if (tty)
     std::fprintf(stderr, "\r%*s\r", static_cast<int>(o.trace.size() + 18), "");
-  if (o.span == "tasks")
+  if (!o.phase.empty())
+    g = trace::select_phase(g, o.phase);
+  else if (o.span == "tasks")
     sim::trim_serial_ends(g);
 
   std::string dir = o.out.empty() ? "." : o.out;
@@ -188,6 +191,10 @@ command add_sim_command(CLI::App &app) {
                   "their first task or region and after their last wait; "
                   "program: replay all of it")
       ->check(CLI::IsMember({"tasks", "program"}));
+  sub->add_option("--phase", so->phase,
+                  "replay only phase NAME (weft_trace_phase_begin/_end): "
+                  "the tasks created inside it, their dependences on earlier "
+                  "tasks satisfied at its start (--span does not apply)");
   sub->add_option("-o,--out", so->out,
                   "folder for the CSV and the plot, created if needed "
                   "(default: the current folder)");

@@ -262,6 +262,18 @@ inline void rtask_done(worker &w, uint64_t seq) {
                        w.current()->trace_id, seq);
 }
 
+// w's current task marks the begin or end of phase `name` (phase; the name
+// checked by the caller).
+inline void phase(worker &w, trace::phase_edge e, const char *name) {
+  if (__builtin_expect(trace::on(), 0)) {
+    uint64_t arg = 0;
+    uint32_t count = 0;
+    trace::pack_phase_name(name, arg, count);
+    w.trace_log()->put(trace::kind::phase, static_cast<uint8_t>(e), count,
+                       trace::ticks(), w.current()->trace_id, arg);
+  }
+}
+
 // A member's implicit task in a team begins / ends.
 inline void implicit_begin(worker &w, task *implicit, const team *t) {
   if (__builtin_expect(trace::on(), 0))
