@@ -247,6 +247,15 @@ inline void rspawn_arg(worker &w, uint64_t at, uint8_t type, uint32_t within,
                        w.current()->trace_id, what);
 }
 
+// The region analysis of a weft_rspawn by w's current task, from t0
+// (spawn_begin's token) to now: an overhead spawn segment, so that a replay
+// charges the model's spawn cost instead of weft's (nothing runs inside it).
+inline void rspawn_analysed(worker &w, uint64_t t0) {
+  if (__builtin_expect(t0 != 0, 0))
+    trace::overhead(*w.trace_log(), trace::overhead_kind::spawn,
+                    w.current()->trace_id, t0, trace::ticks_early());
+}
+
 // w's current core task runs the region task numbered seq (rtask_run).
 inline void rtask_run(worker &w, uint64_t seq) {
   if (__builtin_expect(trace::on(), 0))
