@@ -10,7 +10,8 @@ region version, the MPI version at any rank count and the serial check
 agree bit for bit), else the driver fails naming the run.
 
 With --trace DIR it also records each region version once at 2 workers
-(WEFT_TRACE) and replays the trace with `weft sim --model myrmics` when its
+(WEFT_TRACE) and replays its timed section (`--phase timed`) with
+`weft sim --model myrmics` when its
 task graph holds the region dependences (built from the trace's region
 records, docs/trace-format.md), and says so when it has none.
 
@@ -126,8 +127,8 @@ def trace_replay(a, name, args, runner):
                 "region dependences (a trace without rtask_spawn records?), "
                 "so weft sim cannot replay this region program" % (
                     name, trace, tasks))
-    cmd = [weft, "sim", trace, "--model", "myrmics", "--cores", "8,64,512",
-           "-o", a.trace]
+    cmd = [weft, "sim", trace, "--phase", "timed", "--model", "myrmics",
+           "--cores", "8,64,512", "-o", a.trace]
     p = subprocess.run(cmd, capture_output=True, text=True,
                        timeout=a.timeout)
     out = (p.stdout + p.stderr).strip().splitlines()

@@ -6,6 +6,7 @@
 #include "myrmics.hpp"
 #include "simulator.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -24,7 +25,72 @@ struct sim_options {
   std::vector<std::string> params;
   std::string out;
   std::string span = "tasks";
+  std::string phase;
+  std::vector<std::string> min_over;
+  bool no_plot = false;
 };
+
+// g with each work step at its minimum over g and the graphs of the other
+// recordings (the same program: the same tasks and steps, else an error
+// naming the first difference): a task preempted by the OS in one
+// recording keeps its work from another.
+void take_minimum(trace::task_graph &g, const std::string &trace,
+                  const std::string &other, const trace::task_graph &o) {
+  auto differ = [&](const std::string &what) {
+    throw sim::error("--min-over " + other +
+                     ": not a recording of the same "
+                     "task graph as " +
+                     trace + ": " + what);
+  };
+  if (o.tasks.size() != g.tasks.size())
+    differ(std::to_string(o.tasks.size()) + " tasks against " +
+           std::to_string(g.tasks.size()));
+  for (std::size_t k = 0; k < g.tasks.size(); ++k) {
+    const trace::task_node &a = g.tasks[k], &b = o.tasks[k];
+    if (a.nsuccs != b.nsuccs)
+      differ("task " + std::to_string(k) + " (ids " + std::to_string(a.id) +
+             ", " + std::to_string(b.id) + ") has " + std::to_string(b.nsuccs) +
+             " successors against " + std::to_string(a.nsuccs));
+    // Segment by segment (the work between two other steps: a recording
+    // may split one stretch of work into several steps).
+    uint32_t s = 0, t = 0;
+    for (;;) {
+      uint64_t wa = 0, wb = 0;
+      trace::step *first = nullptr;
+      for (; s < a.nsteps &&
+             g.steps[a.first_step + s].type == trace::step_kind::work;
+           ++s) {
+        trace::step &x = g.steps[a.first_step + s];
+        if (!first)
+          first = &x;
+        wa += x.value;
+        x.value = 0;
+      }
+      for (; t < b.nsteps &&
+             o.steps[b.first_step + t].type == trace::step_kind::work;
+           ++t)
+        wb += o.steps[b.first_step + t].value;
+      if (first)
+        first->value = std::min(wa, wb);
+      if (s == a.nsteps || t == b.nsteps) {
+        if (s != a.nsteps || t != b.nsteps)
+          differ("task " + std::to_string(k) + " (ids " + std::to_string(a.id) +
+                 ", " + std::to_string(b.id) +
+                 ") has another sequence of waits and creates");
+        break;
+      }
+      const trace::step &x = g.steps[a.first_step + s],
+                        &y = o.steps[b.first_step + t];
+      if (x.type != y.type ||
+          (x.type == trace::step_kind::create && x.value != y.value))
+        differ("task " + std::to_string(k) + " (ids " + std::to_string(a.id) +
+               ", " + std::to_string(b.id) + "): a " + trace::name(y.type) +
+               " step against a " + trace::name(x.type) + " step");
+      ++s;
+      ++t;
+    }
+  }
+}
 
 std::vector<std::string> split(const std::string &s) {
   std::vector<std::string> v;
@@ -105,8 +171,16 @@ int run_sim(const sim_options &o) {
   trace::task_graph g = trace::build_graph(trace::read(o.trace));
   if (tty)
     std::fprintf(stderr, "\r%*s\r", static_cast<int>(o.trace.size() + 18), "");
-  if (o.span == "tasks")
+  if (!o.phase.empty())
+    g = trace::select_phase(g, o.phase);
+  else if (o.span == "tasks")
     sim::trim_serial_ends(g);
+  for (const std::string &other : o.min_over) {
+    trace::task_graph h = trace::build_graph(trace::read(other));
+    if (!o.phase.empty())
+      h = trace::select_phase(h, o.phase);
+    take_minimum(g, o.trace, other, h);
+  }
 
   std::string dir = o.out.empty() ? "." : o.out;
   std::error_code ec;
@@ -158,6 +232,8 @@ int run_sim(const sim_options &o) {
     throw sim::error("cannot write " + csv);
   bar.finish();
   std::printf("%s\n", csv.c_str());
+  if (o.no_plot)
+    return 0;
   int rc =
       run_plot("weft sim", "sim.py", {csv, png, "--title", base_name(o.trace)});
   if (rc != 0)
@@ -188,6 +264,16 @@ command add_sim_command(CLI::App &app) {
                   "their first task or region and after their last wait; "
                   "program: replay all of it")
       ->check(CLI::IsMember({"tasks", "program"}));
+  sub->add_option("--phase", so->phase,
+                  "replay only phase NAME (weft_trace_phase_begin/_end): "
+                  "the tasks created inside it, their dependences on earlier "
+                  "tasks satisfied at its start (--span does not apply)");
+  sub->add_option("--min-over", so->min_over,
+                  "other recordings of the same program: each work step is "
+                  "replayed at its minimum over all of them (removes OS "
+                  "preemption on a loaded machine); repeat")
+      ->allow_extra_args(false);
+  sub->add_flag("--no-plot", so->no_plot, "write the CSV only");
   sub->add_option("-o,--out", so->out,
                   "folder for the CSV and the plot, created if needed "
                   "(default: the current folder)");

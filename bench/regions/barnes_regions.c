@@ -100,6 +100,7 @@ int main(int argc, char **argv) {
     for (long k = 0; k < g_o.per; ++k)
       bh_init_body(&g_bodies[i][k], i * g_o.per + k);
   }
+  twin_timed_begin(prog);
   double t0 = twin_now();
   int types[2] = {WEFT_ARG_INOUT | WEFT_ARG_REGION, WEFT_ARG_SAFE};
   for (long s = 0; s < g_o.steps; ++s) {
@@ -109,6 +110,7 @@ int main(int argc, char **argv) {
   }
   twin_wait_all(prog);
   double t1 = twin_now();
+  twin_timed_end(prog);
   uint64_t sum = 0;
   for (long i = 0; i < r; ++i)
     sum += bh_checksum(g_bodies[i], g_o.per);

@@ -82,6 +82,7 @@ int main(int argc, char **argv) {
               w == 0 ? bitonic_input((i * g_per + k) * o.s + e) : 0;
     }
   }
+  twin_timed_begin(prog);
   double t0 = twin_now();
   int stypes[2] = {WEFT_ARG_INOUT | WEFT_ARG_REGION, WEFT_ARG_SAFE};
   for (long i = 0; i < r; ++i) {
@@ -119,6 +120,7 @@ int main(int argc, char **argv) {
     }
   twin_wait_all(prog);
   double t1 = twin_now();
+  twin_timed_end(prog);
   uint64_t sum = 0;
   for (long i = 0; i < r; ++i)
     for (long k = 0; k < g_per; ++k)

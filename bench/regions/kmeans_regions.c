@@ -112,6 +112,7 @@ int main(int argc, char **argv) {
     for (long j = 0; j < t; ++j)
       kmeans_fill(g->pts[j], (i * t + j) * s, s);
   }
+  twin_timed_begin(prog);
   double t0 = twin_now();
   int gtypes[3] = {WEFT_ARG_INOUT | WEFT_ARG_REGION,
                    WEFT_ARG_INOUT | WEFT_ARG_REGION, WEFT_ARG_SAFE};
@@ -128,6 +129,7 @@ int main(int argc, char **argv) {
   }
   twin_wait_all(prog);
   double t1 = twin_now();
+  twin_timed_end(prog);
   printf("kmeans_regions points=%ld clusters=%ld regions=%ld tiles=%ld "
          "iters=%ld threads=%d time_s=%.6f checksum=%.17g\n",
          g_o.points, k, r, t, g_o.iters, weft_num_threads(), t1 - t0,

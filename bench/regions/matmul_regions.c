@@ -68,6 +68,7 @@ int main(int argc, char **argv) {
       }
     }
   }
+  twin_timed_begin(prog);
   double t0 = twin_now();
   int types[6] = {WEFT_ARG_IN | WEFT_ARG_REGION,
                   WEFT_ARG_IN | WEFT_ARG_REGION,
@@ -87,6 +88,7 @@ int main(int argc, char **argv) {
       }
   twin_wait_all(prog);
   double t1 = twin_now();
+  twin_timed_end(prog);
   double sum = 0;
   for (long q = 0; q < r * r; ++q)
     for (long k = 0; k < t * t; ++k)

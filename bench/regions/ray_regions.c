@@ -54,6 +54,7 @@ int main(int argc, char **argv) {
     for (long k = 0; k < t; ++k)
       memset(tab[i][k], 0, tile_bytes);
   }
+  twin_timed_begin(prog);
   double t0 = twin_now();
   int types[4] = {WEFT_ARG_INOUT | WEFT_ARG_REGION, WEFT_ARG_SAFE,
                   WEFT_ARG_SAFE, WEFT_ARG_SAFE};
@@ -64,6 +65,7 @@ int main(int argc, char **argv) {
   }
   twin_wait_all(prog);
   double t1 = twin_now();
+  twin_timed_end(prog);
   uint64_t sum = 0;
   for (long i = 0; i < r; ++i)
     for (long k = 0; k < t; ++k)

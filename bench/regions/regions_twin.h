@@ -1,6 +1,6 @@
 /* What the region versions of the benchmark twins share: region ids and
- * numbers passed as task arguments, the error exit, and the wait for every
- * task spawned so far. */
+ * numbers passed as task arguments, the error exit, the wait for every
+ * task spawned so far, and the timed section's phase marks. */
 #ifndef WEFT_BENCH_REGIONS_TWIN_H
 #define WEFT_BENCH_REGIONS_TWIN_H
 
@@ -26,6 +26,17 @@ static inline void twin_wait_all(const char *prog) {
   int rtype[1] = {WEFT_ARG_INOUT | WEFT_ARG_REGION};
   if (weft_wait(root, rtype, 1) != WEFT_OK)
     twin_fail(prog, "weft_wait");
+}
+
+/* The timed section, marked in the trace (WEFT_TRACE) as phase "timed":
+ * `weft sim --phase timed` replays only its tasks (docs/simulator.md). */
+static inline void twin_timed_begin(const char *prog) {
+  if (weft_trace_phase_begin("timed") != WEFT_OK)
+    twin_fail(prog, "weft_trace_phase_begin");
+}
+static inline void twin_timed_end(const char *prog) {
+  if (weft_trace_phase_end("timed") != WEFT_OK)
+    twin_fail(prog, "weft_trace_phase_end");
 }
 
 #endif

@@ -121,6 +121,13 @@ WEFT_API int weft_taskwait_deps(const weft_dep *deps, int ndeps);
 WEFT_API int weft_taskgroup_begin(void);
 WEFT_API int weft_taskgroup_end(void);
 
+/* Mark the measured phase of the program in its trace (WEFT_TRACE): the
+ * calling task's records between begin and end of the phase `name` (1-12
+ * letters, digits, '_', '-' or '.'). `weft sim --phase name` replays only the
+ * tasks created inside it. Without WEFT_TRACE only the name is checked. */
+WEFT_API int weft_trace_phase_begin(const char *name);
+WEFT_API int weft_trace_phase_end(const char *name);
+
 /* The message of the last failed call on this thread ("" if none). */
 WEFT_API const char *weft_last_error(void);
 

@@ -2,6 +2,7 @@
 // runtime on first use, and translating calls to the core.
 #include "base/error.hpp"
 #include "core/runtime.hpp"
+#include "core/trace_points.hpp"
 
 #include <weft/weft.h>
 #include <weft/weft.hpp>
@@ -87,6 +88,21 @@ int check_deps(const char *call, const weft_dep *deps, int ndeps) {
 int submit(worker &w, task *t, const weft_dep *deps, int ndeps, int prio) {
   t->priority = prio;
   return w.rt().spawn(w, t, deps, ndeps);
+}
+
+// weft_trace_phase_begin / _end.
+int trace_phase(const char *call, const char *name, trace::phase_edge e) {
+  worker *w;
+  if (int rc = current_worker(call, w); rc != WEFT_OK)
+    return rc;
+  if (!trace::valid_phase_name(name))
+    return set_error(WEFT_EINVAL,
+                     "%s: name %s%s%s is not 1-%zu letters, digits, "
+                     "'_', '-' or '.'",
+                     call, name ? "'" : "", name ? name : "NULL",
+                     name ? "'" : "", trace::kPhaseNameMax);
+  trace_point::phase(*w, e, name);
+  return WEFT_OK;
 }
 
 } // namespace
@@ -255,6 +271,16 @@ int weft_spawn_args(weft_args_fn fn, int nargs, void *const *args,
   if (bytes)
     std::memcpy(t->arg, args, bytes);
   return submit(*w, t, deps, ndeps, 0);
+}
+
+int weft_trace_phase_begin(const char *name) {
+  return weft::trace_phase("weft_trace_phase_begin", name,
+                           weft::trace::phase_edge::begin);
+}
+
+int weft_trace_phase_end(const char *name) {
+  return weft::trace_phase("weft_trace_phase_end", name,
+                           weft::trace::phase_edge::end);
 }
 
 int weft_taskwait(void) {

@@ -247,6 +247,15 @@ inline void rspawn_arg(worker &w, uint64_t at, uint8_t type, uint32_t within,
                        w.current()->trace_id, what);
 }
 
+// The region analysis of a weft_rspawn by w's current task, from t0
+// (spawn_begin's token) to now: an overhead spawn segment, so that a replay
+// charges the model's spawn cost instead of weft's (nothing runs inside it).
+inline void rspawn_analysed(worker &w, uint64_t t0) {
+  if (__builtin_expect(t0 != 0, 0))
+    trace::overhead(*w.trace_log(), trace::overhead_kind::spawn,
+                    w.current()->trace_id, t0, trace::ticks_early());
+}
+
 // w's current core task runs the region task numbered seq (rtask_run).
 inline void rtask_run(worker &w, uint64_t seq) {
   if (__builtin_expect(trace::on(), 0))
@@ -260,6 +269,18 @@ inline void rtask_done(worker &w, uint64_t seq) {
   if (__builtin_expect(trace::on(), 0))
     w.trace_log()->put(trace::kind::rtask_done, 0, 0, trace::ticks(),
                        w.current()->trace_id, seq);
+}
+
+// w's current task marks the begin or end of phase `name` (phase; the name
+// checked by the caller).
+inline void phase(worker &w, trace::phase_edge e, const char *name) {
+  if (__builtin_expect(trace::on(), 0)) {
+    uint64_t arg = 0;
+    uint32_t count = 0;
+    trace::pack_phase_name(name, arg, count);
+    w.trace_log()->put(trace::kind::phase, static_cast<uint8_t>(e), count,
+                       trace::ticks(), w.current()->trace_id, arg);
+  }
 }
 
 // A member's implicit task in a team begins / ends.

@@ -697,10 +697,12 @@ int weft_rspawn(weft_args_fn fn, int nargs, void *const *args,
   if (nargs)
     std::memcpy(t->args, args, sizeof(void *) * std::size_t(nargs));
   ready_list ready;
+  uint64_t t0 = trace_point::spawn_begin();
   if (int rc = submit("weft_rspawn", *cur, t, types, ready); rc != WEFT_OK) {
     destroy_rtask(t);
     return rc;
   }
+  trace_point::rspawn_analysed(*w, t0);
   launch(ready);
   return WEFT_OK;
 }

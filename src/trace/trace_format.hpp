@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -30,12 +31,12 @@ inline std::string sys_error(const char *what, const std::string &path) {
 }
 
 inline constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'T', 'R', 'C', '1'};
-// 3: the region kinds 15-19 (a region's parent, a region task's spawn and
-// arguments, the core task that runs it). 2: times in ticks with the rate in
-// the header, overhead durations in ticks, the merged kinds 12-14. (Version 1
-// had times in ns and no rate; it gained kind 11, rtask_arg, without a new
-// number.)
-inline constexpr uint32_t kVersion = 3;
+// 4: the phase marks (kind 20). 3: the region kinds 15-19 (a region's parent, a
+// region task's spawn and arguments, the core task that runs it). 2: times in
+// ticks with the rate in the header, overhead durations in ticks, the merged
+// kinds 12-14. (Version 1 had times in ns and no rate; it gained kind 11,
+// rtask_arg, without a new number.)
+inline constexpr uint32_t kVersion = 4;
 inline constexpr uint32_t kChunkMagic = 0x4b4e4843; // "CHNK"
 
 struct file_header {
@@ -103,9 +104,44 @@ enum class kind : uint8_t {
                     // spawn number is arg (before its rtask_arg records)
   rtask_done = 19,  // task, arg: as rtask_run; the region task's body and
                     // its plain children ended, its arguments go next
+  phase = 20,       // task: the task that called weft_trace_phase_begin/end;
+                    // sub: phase_edge; the phase's name, NUL-padded: its
+                    // first 8 bytes in arg, the next 4 in count
 };
 // The last record kind a reader knows.
-inline constexpr kind kLastKind = kind::rtask_done;
+inline constexpr kind kLastKind = kind::phase;
+
+// A phase mark's sub.
+enum class phase_edge : uint8_t { begin = 1, end = 2 };
+
+// A phase's name: 1 to kPhaseNameMax bytes, letters, digits, '_', '-', '.'.
+inline constexpr std::size_t kPhaseNameMax = 12;
+inline bool valid_phase_name(const char *n) {
+  if (!n)
+    return false;
+  std::size_t len = 0;
+  for (; n[len]; ++len) {
+    char c = n[len];
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+    if (!ok || len == kPhaseNameMax)
+      return false;
+  }
+  return len > 0;
+}
+// The name as a phase record carries it (valid_phase_name(n) holds).
+inline void pack_phase_name(const char *n, uint64_t &arg, uint32_t &count) {
+  char b[kPhaseNameMax] = {};
+  std::memcpy(b, n, std::strlen(n));
+  std::memcpy(&arg, b, 8);
+  std::memcpy(&count, b + 8, 4);
+}
+inline std::string unpack_phase_name(uint64_t arg, uint32_t count) {
+  char b[kPhaseNameMax + 1] = {};
+  std::memcpy(b, &arg, 8);
+  std::memcpy(b + 8, &count, 4);
+  return std::string(b);
+}
 
 enum task_flags : uint8_t {
   flag_implicit = 1u << 0,   // a parallel region's implicit task

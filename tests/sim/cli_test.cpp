@@ -135,3 +135,61 @@ TEST_F(SimCli, BadInputIsAnErrorNamingTheValue) {
                                                            << o.output;
   }
 }
+
+namespace {
+// A root that creates two tasks and waits; task 2 works a2 ns, task 3 a3
+// ns.
+std::string two_tasks(uint64_t a2, uint64_t a3) {
+  trace_builder b;
+  b.root(0, 1, 0);
+  b.create(0, 0, 2, 1);
+  b.create(0, 0, 3, 1);
+  b.run(1, 10, 10 + a2, 2);
+  b.run(2, 10, 10 + a3, 3);
+  b.wait_begin(0, 0, 1, wt::wait_kind::taskwait);
+  b.wait_end(0, 20 + a2 + a3, 1, wt::wait_kind::taskwait);
+  b.end(0, 20 + a2 + a3, 1);
+  return b.write();
+}
+
+std::string csv_of(const std::string &dir, const std::string &trace) {
+  std::ifstream f(dir + "/sim-" + std::filesystem::path(trace).stem().string() +
+                  ".csv");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+} // namespace
+
+// --min-over: each stretch of work at its minimum over the recordings
+// (task 2: min(100, 300), task 3: min(500, 200)).
+TEST_F(SimCli, MinOverTakesEachWorkStepsMinimum) {
+  std::string a = two_tasks(100, 500), b = two_tasks(300, 200);
+  outcome o =
+      weft_sim(a + " --min-over " + b + " --cores 1 --no-plot --out " + dir_);
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(csv_of(dir_, a).find("ideal,1,300.000,"), std::string::npos)
+      << csv_of(dir_, a);
+  // A recording of another graph is refused, naming it.
+  trace_builder c;
+  c.root(0, 1, 0);
+  c.end(0, 5, 1);
+  std::string other = c.write();
+  o = weft_sim(a + " --min-over " + other + " --no-plot --out " + dir_);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.output.find("--min-over " + other +
+                          ": not a recording of the same task graph as " + a +
+                          ": 1 tasks against 3"),
+            std::string::npos)
+      << o.output;
+  for (const std::string &p : {a, b, other})
+    std::remove(p.c_str());
+}
+
+// --phase: an unknown phase is an error naming it.
+TEST_F(SimCli, UnknownPhaseIsAnError) {
+  outcome o = weft_sim(trace_ + " --phase timed --no-plot --out " + dir_);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.output.find("no phase 'timed' in the trace"), std::string::npos)
+      << o.output;
+}

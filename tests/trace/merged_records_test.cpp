@@ -229,40 +229,45 @@ TEST(MergedRecords, SpawnWithoutItsDepsIsAnError) {
   std::remove(path.c_str());
 }
 
-// A version 1 file (112-byte header, times in ns) is refused, naming its
-// version, by both readers.
+// A version 1 file (112-byte header, times in ns) and a version 3 file
+// (before the phase marks) are refused, naming their version, by both
+// readers.
 TEST(MergedRecords, OldVersionIsRefusedNamingIt) {
-  std::string path = temp_path("v1");
-  {
-    std::vector<char> b(112 + sizeof(trace::chunk_header) +
-                        sizeof(trace::record));
-    std::memcpy(b.data(), trace::kMagic, 8);
-    uint32_t version = 1, size = 32;
-    std::memcpy(b.data() + 8, &version, 4);
-    std::memcpy(b.data() + 12, &size, 4);
-    trace::chunk_header c{trace::kChunkMagic, 0, 0, 1, 0};
-    std::memcpy(b.data() + 112, &c, sizeof c);
-    trace::record r = rec(kind::task_begin, 0, 5, 1);
-    std::memcpy(b.data() + 112 + sizeof c, &r, sizeof r);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(b.data(), static_cast<std::streamsize>(b.size()));
-  }
-  for (int reader = 0; reader < 2; ++reader) {
-    try {
-      if (reader == 0)
-        trace::read(path);
-      else
-        trace::record_stream s(path);
-      FAIL() << "a version 1 trace was accepted";
-    } catch (const trace::error &e) {
-      std::string what = e.what();
-      EXPECT_NE(what.find("trace format version 1,"), std::string::npos)
-          << what;
-      EXPECT_NE(what.find("reads version 3"), std::string::npos) << what;
-      EXPECT_NE(what.find(path), std::string::npos) << what;
+  for (uint32_t old : {1u, 3u}) {
+    std::string path = temp_path("old");
+    {
+      std::vector<char> b(112 + sizeof(trace::chunk_header) +
+                          sizeof(trace::record));
+      std::memcpy(b.data(), trace::kMagic, 8);
+      uint32_t version = old, size = 32;
+      std::memcpy(b.data() + 8, &version, 4);
+      std::memcpy(b.data() + 12, &size, 4);
+      trace::chunk_header c{trace::kChunkMagic, 0, 0, 1, 0};
+      std::memcpy(b.data() + 112, &c, sizeof c);
+      trace::record r = rec(kind::task_begin, 0, 5, 1);
+      std::memcpy(b.data() + 112 + sizeof c, &r, sizeof r);
+      std::ofstream out(path, std::ios::binary | std::ios::trunc);
+      out.write(b.data(), static_cast<std::streamsize>(b.size()));
     }
+    for (int reader = 0; reader < 2; ++reader) {
+      try {
+        if (reader == 0)
+          trace::read(path);
+        else
+          trace::record_stream s(path);
+        FAIL() << "a version " << old << " trace was accepted";
+      } catch (const trace::error &e) {
+        std::string what = e.what();
+        EXPECT_NE(
+            what.find("trace format version " + std::to_string(old) + ","),
+            std::string::npos)
+            << what;
+        EXPECT_NE(what.find("reads version 4"), std::string::npos) << what;
+        EXPECT_NE(what.find(path), std::string::npos) << what;
+      }
+    }
+    std::remove(path.c_str());
   }
-  std::remove(path.c_str());
 }
 
 void leaf(void *) {}

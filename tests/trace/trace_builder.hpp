@@ -89,6 +89,15 @@ public:
     add(th, trace::kind::rtask_run, time, core, seq);
   }
 
+  // Task `by` marks the begin or end of phase `name`.
+  void phase(uint16_t th, uint64_t time, uint64_t by, trace::phase_edge e,
+             const char *name) {
+    uint64_t arg = 0;
+    uint32_t count = 0;
+    trace::pack_phase_name(name, arg, count);
+    add(th, trace::kind::phase, time, by, arg, count, uint8_t(e));
+  }
+
   // Writes the trace to a temporary file; its path.
   std::string write(const char *engine = "sw") {
     std::string path = std::string(::testing::TempDir()) + "weft_graph_" +

@@ -53,6 +53,20 @@ struct builder {
   std::vector<rarg> rargs;
   std::unordered_map<uint64_t, uint32_t> spawn_of_seq, core_of_seq;
   std::unordered_map<uint32_t, uint32_t> region_parent;
+  // Phase marks: where in `steps` each begin and end fell.
+  struct open_phase {
+    uint32_t task;
+    std::size_t begin_at;
+    uint64_t begin_ns;
+  };
+  std::map<std::string, open_phase> open_phases;
+  struct closed_phase {
+    std::string name;
+    uint32_t task;
+    std::size_t begin_at, end_at;
+    uint64_t begin_ns, end_ns;
+  };
+  std::vector<closed_phase> closed_phases;
 
   explicit builder(const trace_data &td) : t(td) {}
 
@@ -372,6 +386,36 @@ struct builder {
                        ", which already ran");
   }
 
+  void on_phase(const record &r) {
+    uint32_t k = known(r.task, "phase");
+    require_running(k, "phase");
+    std::string n = unpack_phase_name(r.arg, r.count);
+    if (!valid_phase_name(n.c_str()))
+      fail(r.task, "phase mark with a bad name '" + n + "'");
+    advance(thread(r.thread), r.time);
+    flush(k);
+    if (r.sub == uint8_t(phase_edge::begin)) {
+      for (const closed_phase &c : closed_phases)
+        if (c.name == n)
+          fail(r.task, "begins phase '" + n + "', which already ended");
+      if (!open_phases.emplace(n, open_phase{k, steps.size(), r.time}).second)
+        fail(r.task, "begins phase '" + n + "', which is already open");
+    } else if (r.sub == uint8_t(phase_edge::end)) {
+      auto it = open_phases.find(n);
+      if (it == open_phases.end())
+        fail(r.task, "ends phase '" + n + "', which is not open");
+      if (it->second.task != k)
+        fail(r.task, "ends phase '" + n + "', begun by task " +
+                         std::to_string(g.tasks[it->second.task].id));
+      closed_phases.push_back({n, k, it->second.begin_at, steps.size(),
+                               it->second.begin_ns, r.time});
+      open_phases.erase(it);
+    } else {
+      fail(r.task,
+           "phase mark of '" + n + "' with edge " + std::to_string(r.sub));
+    }
+  }
+
   // Each region task's core task is created by its spawner where the spawn
   // was recorded (the runtime launched it elsewhere, once it was ready).
   void bind_region_tasks(std::vector<uint32_t> &core_of) {
@@ -398,10 +442,32 @@ struct builder {
                                    std::to_string(seq) +
                                    ", which has no rtask_spawn");
     std::size_t out = 0;
-    for (std::size_t i = 0; i < steps.size(); ++i)
+    std::vector<std::size_t> moved(steps.size() + 1);
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      moved[i] = out;
       if (!drop[i])
         steps[out++] = steps[i];
+    }
+    moved[steps.size()] = out;
     steps.resize(out);
+    for (closed_phase &c : closed_phases) {
+      c.begin_at = moved[c.begin_at];
+      c.end_at = moved[c.end_at];
+    }
+  }
+
+  // The phases, their step positions counted in their task's timeline.
+  void place_phases() {
+    for (const closed_phase &c : closed_phases) {
+      uint32_t before_begin = 0, before_end = 0;
+      for (std::size_t i = 0; i < c.end_at; ++i)
+        if (steps[i].first == c.task) {
+          before_begin += i < c.begin_at;
+          ++before_end;
+        }
+      g.phases.push_back(
+          {c.name, c.task, before_begin, before_end, c.begin_ns, c.end_ns});
+    }
   }
 
   // A node of the region tree: a region, or an object in its region.
@@ -605,6 +671,9 @@ struct builder {
       case kind::rtask_done:
         require_running(known(r.task, "rtask_done"), "rtask_done");
         break;
+      case kind::phase:
+        on_phase(r);
+        break;
       case kind::counter:
       case kind::rtask_arg: // an annotation: no step of the graph
         break;
@@ -624,8 +693,12 @@ struct builder {
                                 std::to_string(g.tasks[k].worker) +
                                 " but never ended");
     }
+    if (!open_phases.empty())
+      fail(g.tasks[open_phases.begin()->second.task].id,
+           "phase '" + open_phases.begin()->first + "' never ended");
     std::vector<uint32_t> core_of;
     bind_region_tasks(core_of);
+    place_phases();
     region_edges(core_of);
     bucket(
         steps, g.steps, [](const auto &p) { return p.second; },
@@ -660,6 +733,110 @@ bool task_graph::idle_root(uint32_t task) const {
 }
 
 task_graph build_graph(const trace_data &t) { return builder(t).build(); }
+
+task_graph select_phase(const task_graph &g, const std::string &name) {
+  const phase_info *p = nullptr;
+  std::string names;
+  for (const phase_info &x : g.phases) {
+    names += (names.empty() ? "'" : ", '") + x.name + "'";
+    if (x.name == name)
+      p = &x;
+  }
+  if (!p)
+    throw error("trace: no phase '" + name + "' in the trace (" +
+                (names.empty() ? std::string("it marks no phase: "
+                                             "weft_trace_phase_begin/_end")
+                               : "its phases: " + names) +
+                ")");
+  const uint32_t n = static_cast<uint32_t>(g.tasks.size());
+  const uint32_t m = p->task;
+  // Kept: the phase's task and what it created in the phase, with their
+  // descendants (a task is created after its parent: one pass in order).
+  std::vector<uint32_t> to(n, kNone);
+  std::vector<bool> kept(n, false);
+  kept[m] = true;
+  const task_node &mt = g.tasks[m];
+  for (uint32_t s = p->begin_step; s < p->end_step; ++s) {
+    const step &st = g.steps[mt.first_step + s];
+    if (st.type == step_kind::create)
+      kept[st.value] = true;
+  }
+  for (uint32_t k = 0; k < n; ++k) {
+    if (!kept[k])
+      continue;
+    const task_node &t = g.tasks[k];
+    if (k == m)
+      continue;
+    for (uint32_t s = 0; s < t.nsteps; ++s) {
+      const step &st = g.steps[t.first_step + s];
+      if (st.type == step_kind::create)
+        kept[st.value] = true;
+    }
+  }
+  task_graph out;
+  for (uint32_t k = 0; k < n; ++k)
+    if (kept[k]) {
+      to[k] = static_cast<uint32_t>(out.tasks.size());
+      out.tasks.push_back(g.tasks[k]);
+    }
+  std::vector<uint32_t> region_to(g.regions.size(), kNone);
+  for (std::size_t r = 0; r < g.regions.size(); ++r)
+    if (kept[g.regions[r].encountering]) {
+      region_to[r] = static_cast<uint32_t>(out.regions.size());
+      out.regions.push_back({to[g.regions[r].encountering], g.regions[r].size});
+    }
+  std::vector<uint32_t> preds(out.tasks.size(), 0);
+  for (uint32_t k = 0; k < n; ++k) {
+    if (!kept[k])
+      continue;
+    const task_node &t = g.tasks[k];
+    task_node &o = out.tasks[to[k]];
+    o.parent = k == m || t.parent == kNone ? kNone : to[t.parent];
+    if (t.region != kNone)
+      o.region = region_to[t.region];
+    o.first_dep = static_cast<uint32_t>(out.deps.size());
+    out.deps.insert(out.deps.end(), g.deps.begin() + t.first_dep,
+                    g.deps.begin() + t.first_dep + t.ndeps);
+    uint32_t from = k == m ? p->begin_step : 0;
+    uint32_t until = k == m ? p->end_step : t.nsteps;
+    o.first_step = static_cast<uint32_t>(out.steps.size());
+    for (uint32_t s = from; s < until; ++s) {
+      step st = g.steps[t.first_step + s];
+      switch (st.type) {
+      case step_kind::create:
+        st.value = to[st.value];
+        break;
+      case step_kind::taskwait_on: {
+        uint64_t at = out.waits.size();
+        for (uint32_t w = 0; w < st.count; ++w)
+          if (uint32_t c = g.waits[st.value + w]; kept[c])
+            out.waits.push_back(to[c]);
+        st.count = static_cast<uint32_t>(out.waits.size() - at);
+        st.value = at;
+        break;
+      }
+      case step_kind::barrier:
+      case step_kind::join:
+        st.value = region_to[st.value];
+        break;
+      default:
+        break;
+      }
+      out.steps.push_back(st);
+    }
+    o.nsteps = static_cast<uint32_t>(out.steps.size()) - o.first_step;
+    o.first_succ = static_cast<uint32_t>(out.succs.size());
+    for (uint32_t s = 0; s < t.nsuccs; ++s)
+      if (uint32_t c = g.succs[t.first_succ + s]; kept[c]) {
+        out.succs.push_back(to[c]);
+        ++preds[to[c]];
+      }
+    o.nsuccs = static_cast<uint32_t>(out.succs.size()) - o.first_succ;
+  }
+  for (std::size_t k = 0; k < out.tasks.size(); ++k)
+    out.tasks[k].npreds = preds[k];
+  return out;
+}
 
 const char *name(step_kind k) {
   switch (k) {

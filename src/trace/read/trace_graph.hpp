@@ -54,6 +54,16 @@ struct region_info {
   uint32_t size; // implicit tasks created in it (the team)
 };
 
+// A phase the program marked (weft_trace_phase_begin / _end) in the
+// timeline of one task: its steps [begin_step, end_step) (indices from the
+// task's first_step).
+struct phase_info {
+  std::string name;
+  uint32_t task;
+  uint32_t begin_step, end_step;
+  uint64_t begin_ns, end_ns;
+};
+
 struct task_graph {
   std::vector<task_node> tasks; // in the order of their task_create records
   std::vector<dependence> deps;
@@ -61,6 +71,7 @@ struct task_graph {
   std::vector<uint32_t> succs;
   std::vector<uint32_t> waits;
   std::vector<region_info> regions;
+  std::vector<phase_info> phases; // in the order they began
 
   // The index of a task id, or kNone (a linear search).
   uint32_t index_of(uint64_t id) const;
@@ -81,6 +92,15 @@ struct task_graph {
 // an inconsistent trace (a begin without a create, an end without a begin,
 // a task that never ended...).
 task_graph build_graph(const trace_data &t);
+
+// The graph of phase `name` alone: its task, as a root, with only its steps
+// inside the phase, and every task created in the phase with all its
+// descendants; tasks created before or after the phase are left out, and
+// the dependences of phase tasks on earlier tasks count as satisfied at the
+// phase's start (their edges are dropped; a wait waits only for phase
+// tasks). Throws trace::error naming the phase and the phases the trace
+// has when it has no phase of that name.
+task_graph select_phase(const task_graph &g, const std::string &name);
 
 const char *name(step_kind k);
 

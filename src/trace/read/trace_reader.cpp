@@ -212,6 +212,8 @@ const char *name(kind k) {
     return "rtask_run";
   case kind::rtask_done:
     return "rtask_done";
+  case kind::phase:
+    return "phase";
   }
   return "unknown";
 }
