@@ -4,7 +4,10 @@ twins (issue 12, docs/regions.md): for each benchmark NAME,
 bench/regions/NAME_regions at 1 and 2 workers (WEFT_NUM_THREADS) and
 NAME_mpi under mpirun at 1 and 2 ranks, in interleaved repetitions; prints
 the median time of the timed part with [min, max] and the weft/MPI ratio
-of the medians, and writes the table as JSON. Every run of one benchmark
+of the medians, and writes the table as JSON. Where both programs also
+print cpu_s= (the CPU seconds of the timed part, over all threads or
+ranks: matmul), the table adds the ratio of the CPU medians, which a loaded
+machine does not stretch as it does wall time. Every run of one benchmark
 must print the same checksum (the programs' arithmetic is exact, so the
 region version, the MPI version at any rank count and the serial check
 agree bit for bit), else the driver fails naming the run.
@@ -88,8 +91,10 @@ def parse_result(lines):
     for line in reversed(lines):
         m = re.search(r"time_s=([0-9.]+) checksum=(\S+)", line)
         if m:
+            c = re.search(r"cpu_s=([0-9.]+)", line)
             return {"time_s": float(m.group(1)),
-                    "checksum": m.group(2)}, line
+                    "checksum": m.group(2),
+                    "cpu_s": float(c.group(1)) if c else None}, line
     raise ValueError("no result line")
 
 
@@ -174,7 +179,7 @@ def main():
     runner = benchlib.Runner(a.timeout)
     runner.total = a.reps * len(benches) * len(workers) * 2 + \
         (len(benches) if a.trace else 0)
-    times, checks = {}, {}
+    times, cpus, checks = {}, {}, {}
     load_start = benchlib.load_average()
     for _ in range(a.reps):
         for b in benches:
@@ -204,6 +209,8 @@ def main():
                                     % (rec["checksum"], first[1], first[0]))
                         continue
                     times.setdefault((b, kind, p), []).append(rec["time_s"])
+                    if rec["cpu_s"] is not None:
+                        cpus.setdefault((b, kind, p), []).append(rec["cpu_s"])
     load = benchlib.load_average()
     print("weft regions against MPI twins: %s sizes, %d interleaved "
           "repetitions, load average %.1f at the start and %.1f at the end; "
@@ -218,15 +225,21 @@ def main():
             w, m = times.get((b, "weft", p)), times.get((b, "mpi", p))
             ratio = statistics.median(w) / statistics.median(m) \
                 if w and m else None
+            wc, mc = cpus.get((b, "weft", p)), cpus.get((b, "mpi", p))
+            cpu_ratio = statistics.median(wc) / statistics.median(mc) \
+                if wc and mc and statistics.median(mc) > 0 else None
             rows.append([b, str(p), cell(w), cell(m),
-                         "%.2f" % ratio if ratio else "-"])
+                         "%.2f" % ratio if ratio else "-",
+                         "%.2f" % cpu_ratio if cpu_ratio else "-"])
             results.append({"bench": b, "workers": p, "size": size,
                             "args": BENCHES[b][size], "weft_s": w or [],
                             "mpi_s": m or [], "ratio": ratio,
+                            "weft_cpu_s": wc or [], "mpi_cpu_s": mc or [],
+                            "cpu_ratio": cpu_ratio,
                             "checksum": checks.get(b, (None,))[0],
                             "load_start": load_start, "load_end": load})
     benchlib.print_table(["bench", "workers/ranks", "weft regions", "MPI",
-                          "weft/MPI"], rows)
+                          "weft/MPI", "CPU weft/MPI"], rows)
     over = ["%s (%.2f)" % (r["bench"], r["ratio"]) for r in results
             if r["workers"] == 2 and r["ratio"] and r["ratio"] > 1.3]
     if 2 in workers:

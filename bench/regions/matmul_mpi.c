@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
         }
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  double t0 = twin_now();
+  double t0 = twin_now(), c0 = twin_cpu_now();
   for (long q = 0; q < r; ++q) {
     int owner = (int)(q % size);
     double *brow = bcast;
@@ -73,6 +73,7 @@ int main(int argc, char **argv) {
     }
   }
   double el = twin_now() - t0, tmax;
+  double cpu = twin_cpu_now() - c0, cpu_all; /* summed over the ranks */
   double part = 0, sum = 0;
   for (long li = 0; li < mine; ++li)
     for (long j = 0; j < r; ++j)
@@ -81,11 +82,12 @@ int main(int argc, char **argv) {
             matmul_tile_checksum(m[2] + li * row_elems + (j * tt + k) * bb, b,
                                  (li * size + rank) * t + k / t, j * t + k % t);
   MPI_Reduce(&el, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&cpu, &cpu_all, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(&part, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank == 0)
     printf("matmul_mpi n=%ld regions=%ld tiles=%ld ranks=%d time_s=%.6f "
-           "checksum=%.17g\n",
-           o.n, r, t, size, tmax, sum);
+           "checksum=%.17g cpu_s=%.6f\n",
+           o.n, r, t, size, tmax, sum, cpu_all);
   int bad = 0, anybad = 0;
   if (o.verify) {
     double *serial = matmul_serial(prog, o.n);

@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
     }
   }
   twin_timed_begin(prog);
-  double t0 = twin_now();
+  double t0 = twin_now(), c0 = twin_cpu_now();
   int types[6] = {WEFT_ARG_IN | WEFT_ARG_REGION,
                   WEFT_ARG_IN | WEFT_ARG_REGION,
                   WEFT_ARG_INOUT | WEFT_ARG_REGION,
@@ -87,7 +87,7 @@ int main(int argc, char **argv) {
           twin_fail(prog, "weft_rspawn (region)");
       }
   twin_wait_all(prog);
-  double t1 = twin_now();
+  double t1 = twin_now(), c1 = twin_cpu_now();
   twin_timed_end(prog);
   double sum = 0;
   for (long q = 0; q < r * r; ++q)
@@ -95,8 +95,8 @@ int main(int argc, char **argv) {
       sum += matmul_tile_checksum(tab[2][q][k], b, (q / r) * t + k / t,
                                   (q % r) * t + k % t);
   printf("matmul_regions n=%ld regions=%ld tiles=%ld threads=%d time_s=%.6f "
-         "checksum=%.17g\n",
-         o.n, r, t, weft_num_threads(), t1 - t0, sum);
+         "checksum=%.17g cpu_s=%.6f\n",
+         o.n, r, t, weft_num_threads(), t1 - t0, sum, c1 - c0);
   if (o.verify) {
     double *serial = matmul_serial(prog, o.n);
     for (long q = 0; q < r * r; ++q)

@@ -4,6 +4,7 @@
 #include "base/error.hpp"
 #include "region_space.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <sys/mman.h>
@@ -58,14 +59,15 @@ void list_push(slab *&head, slab *s) {
 
 region_allocator::region_allocator() {
   npages_ = reserved_pages();
-  void *p = mmap(nullptr, (npages_ + 1) * kPageSize, PROT_NONE,
+  void *p = mmap(nullptr, npages_ * kPageSize + kCommitChunk, PROT_NONE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED)
     fatal("weft regions: cannot reserve %zu MB of address space for regions "
           "(%s; WEFT_REGION_SPACE sets the size in MB)",
           npages_, std::strerror(errno));
-  uintptr_t a = (reinterpret_cast<uintptr_t>(p) + kPageSize - 1) &
-                ~(uintptr_t(kPageSize) - 1);
+  // Aligned to a huge page, so that each commit chunk is one.
+  uintptr_t a = (reinterpret_cast<uintptr_t>(p) + kCommitChunk - 1) &
+                ~(uintptr_t(kCommitChunk) - 1);
   base_ = reinterpret_cast<char *>(a);
   // Large pages where the kernel offers them: fewer TLB misses when tasks
   // touch objects spread over many regions.
@@ -94,6 +96,23 @@ std::size_t region_allocator::page_index(const void *p) const {
   return (a - b) / kPageSize;
 }
 
+void region_allocator::commit(std::size_t pages) {
+  if (pages <= committed_)
+    return;
+  // Whole huge-page chunks: a 1 MB commit left the other half of the
+  // chunk PROT_NONE when the first half was touched, so the kernel could
+  // not fault a huge page there, and region data lived on 4 KB pages
+  // (matmul's tiles: 0-6 of 19 MB in huge pages) while the MPI twins' 2
+  // MB-aligned buffers got huge ones.
+  std::size_t per = kCommitChunk / kPageSize;
+  std::size_t upto = std::min((pages + per - 1) / per * per, npages_);
+  if (mprotect(page_base(committed_), (upto - committed_) * kPageSize,
+               PROT_READ | PROT_WRITE))
+    fatal("weft regions: mprotect of %zu pages failed (%s)", upto - committed_,
+          std::strerror(errno));
+  committed_ = upto;
+}
+
 char *region_allocator::take_pages(std::size_t n) {
   std::size_t first;
   if (n == 1 && !free_pages_.empty()) {
@@ -104,8 +123,7 @@ char *region_allocator::take_pages(std::size_t n) {
       return nullptr;
     first = bump_;
     bump_ += n;
-    if (mprotect(page_base(first), n * kPageSize, PROT_READ | PROT_WRITE))
-      fatal("weft regions: mprotect of %zu pages failed", n);
+    commit(bump_);
   }
   for (std::size_t i = first; i < first + n; ++i) {
     if (!pages_[i])

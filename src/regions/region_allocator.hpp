@@ -19,6 +19,9 @@ namespace weft::regions {
 inline constexpr std::size_t kSlabSize = 4096;
 inline constexpr std::size_t kPageSize = std::size_t(1) << 20;
 inline constexpr int kSlabsPerPage = int(kPageSize / kSlabSize);
+// The reserved range is made accessible in chunks of this size, aligned to
+// it: one transparent huge page each.
+inline constexpr std::size_t kCommitChunk = std::size_t(2) << 20;
 // Objects up to this size share slabs; larger ones get a run of slabs (or
 // of pages beyond one page).
 inline constexpr std::size_t kMaxSmallObject = 2048;
@@ -99,6 +102,8 @@ private:
   // address.
   char *take_slabs(int n);
   char *take_pages(std::size_t n);
+  // Makes pages [0, pages) accessible, in whole commit chunks.
+  void commit(std::size_t pages);
   void give_slabs(char *first, int n);
   slab *new_slab(region &r, int size_class, std::size_t size);
   void drop_slab(slab *s);
@@ -111,8 +116,9 @@ private:
     return std::size_t(static_cast<const char *>(p) - base_) / kSlabSize;
   }
   char *base_ = nullptr;
-  std::size_t npages_ = 0; // reserved
-  std::size_t bump_ = 0;   // pages handed out at least once
+  std::size_t npages_ = 0;    // reserved
+  std::size_t bump_ = 0;      // pages handed out at least once
+  std::size_t committed_ = 0; // pages made accessible (>= bump_)
   std::vector<page *> pages_;
   std::vector<std::size_t> free_pages_;
   std::vector<std::size_t> pages_with_room_;
