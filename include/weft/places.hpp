@@ -21,8 +21,13 @@
 // The closure copy is released when f returns: f keeps nothing of it past its
 // return (objects it makes with make<T>(here()) stay).
 //
-// Places share weft's workers (tasks of every place run on any worker); a
-// place is a partition of memory, not of threads (docs/places.md).
+// A place has its own workers: in one process WEFT_PLACES=N splits the
+// team of T workers into N contiguous blocks (place p: workers [p*T/N,
+// (p+1)*T/N); with fewer workers than places, place p has worker p*T/N
+// alone). An at() task of place p is mailed to one of them
+// (runtime::spawn_to): it runs there unless they stay busy past the mail
+// patience (200 us), when another worker may take it. Across ranks every
+// worker of a rank is its place's (docs/places.md).
 //
 // Errors (bad input) throw std::invalid_argument naming the call and the
 // value; a graph larger than the destination's free space throws
@@ -69,6 +74,14 @@ WEFT_API void places_init(int n, std::size_t bytes_per_place);
 WEFT_API void places_shutdown();
 /// The place whose arena holds ptr, or -1.
 WEFT_API int place_of(const void *ptr);
+/// The workers of a place: weft_thread_id() in [first, first + count).
+struct worker_range {
+  int first = 0;
+  int count = 0;
+};
+/// Place p's workers (see the top of this header); {0, 0} before weft runs.
+/// Throws std::invalid_argument for a place that does not exist.
+WEFT_API worker_range place_workers(place p);
 /// Bytes allocated in place p's arena (objects, copies, free-list holes).
 WEFT_API std::size_t place_bytes_used(place p);
 
@@ -159,6 +172,14 @@ register_type(const char *call, const char *name, std::size_t size,
 WEFT_API std::uint32_t register_members(const char *name, std::size_t size,
                                         const member_desc *m, std::size_t n);
 
+// The registered layout of type `id`, one entry per segment of its mask in
+// word order: a run of data or transient words (size: the run's bytes), a
+// pointer (8 bytes) or an array descriptor (24 bytes; elem and elem_size say
+// what its store holds). Throws std::invalid_argument naming the id when it
+// is not registered. For code generic over registered types (the IMSuite
+// baselines' walk and archive).
+WEFT_API std::vector<member_desc> type_layout(std::uint32_t id);
+
 template <class T, class M> member_desc describe(M T::*pm) {
   using K = member_kind<M>;
   static_assert(K::listed_ok,
@@ -213,6 +234,29 @@ struct async_state {
 };
 // Sets done and wakes a waiter (any thread).
 WEFT_API void async_complete(async_state *s);
+// Submits a task made by task_create (no dependences) to place p's workers.
+// Returns a weft error code.
+WEFT_API int task_submit_at(void *handle, int place);
+// weft::spawn(f) whose task runs on place p's workers.
+template <class F> void spawn_at(place p, F &&f) {
+  using G = std::decay_t<F>;
+  static_assert(alignof(G) <= 16, "weft::async_at: closure over-aligned");
+  void *handle = nullptr, *mem = nullptr;
+  check(task_create("weft::async_at", &run_closure<G>, sizeof(G), nullptr, 0, 0,
+                    &handle, &mem));
+  if (!handle) {
+    G g(std::forward<F>(f));
+    run_here(&call_closure<G>, &g);
+    return;
+  }
+  try {
+    ::new (mem) G(std::forward<F>(f));
+  } catch (...) {
+    task_discard(handle);
+    throw;
+  }
+  check(task_submit_at(handle, p.id));
+}
 // Runs other tasks (a weft thread) or yields until s is done.
 WEFT_API void async_wait(async_state *s);
 // The place of the calling at() task (thread-local), set and restored.
@@ -507,25 +551,25 @@ auto async_at(place p, const T *root, F f, copy_options opt = {})
     void *r = detail::copy_graph("weft::async_at", p.id, root, opt, &b);
     closure = graph<T>(static_cast<T *>(r), b);
   }
-  weft::spawn(
-      [s, p, caller, f = std::move(f), c = std::move(closure), opt]() mutable {
-        int prev = detail::swap_here(p.id);
-        try {
-          if constexpr (std::is_void_v<R>) {
-            f(c.get());
-          } else if constexpr (std::is_pointer_v<R>) {
-            R r = f(c.get());
-            s->value.emplace(copy(place{caller}, r, opt));
-          } else {
-            s->value.emplace(f(c.get()));
-          }
-        } catch (...) {
-          s->error = std::current_exception();
-        }
-        c.reset();
-        detail::swap_here(prev);
-        detail::async_complete(s.get());
-      });
+  detail::spawn_at(p, [s, p, caller, f = std::move(f), c = std::move(closure),
+                       opt]() mutable {
+    int prev = detail::swap_here(p.id);
+    try {
+      if constexpr (std::is_void_v<R>) {
+        f(c.get());
+      } else if constexpr (std::is_pointer_v<R>) {
+        R r = f(c.get());
+        s->value.emplace(copy(place{caller}, r, opt));
+      } else {
+        s->value.emplace(f(c.get()));
+      }
+    } catch (...) {
+      s->error = std::current_exception();
+    }
+    c.reset();
+    detail::swap_here(prev);
+    detail::async_complete(s.get());
+  });
   return future<R>(std::move(s));
 }
 

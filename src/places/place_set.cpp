@@ -125,6 +125,17 @@ int place_of(const void *ptr) {
   return a ? a->place() : -1;
 }
 
+worker_range place_workers(place p) {
+  detail::check_place("weft::place_workers", p);
+  runtime *rt = g_runtime.load(std::memory_order_acquire);
+  if (detail::dist() || !rt)
+    return {0, rt ? rt->initial_team().size() : 0};
+  int T = rt->initial_team().size(), N = num_places();
+  int first = int(std::int64_t(p.id) * T / N);
+  int end = int(std::int64_t(p.id + 1) * T / N);
+  return {first, std::max(1, end - first)};
+}
+
 std::size_t place_bytes_used(place p) {
   return places::arena_of_place("weft::place_bytes_used", p.id).used();
 }
@@ -221,6 +232,26 @@ void *alloc_store(int p, std::size_t bytes) {
   std::memset(mem + 8, 0, total - 8);
   a.mark_start(mem);
   return mem + 8;
+}
+
+int task_submit_at(void *handle, int p) {
+  worker &w = *tl_worker;
+  runtime &rt = w.rt();
+  auto *t = static_cast<task *>(handle);
+  team &home = rt.initial_team();
+  // One place per process (across ranks, or WEFT_PLACES=1), or a worker
+  // inside a nested team whose members are not the places' workers: any
+  // worker.
+  if (dist() || num_places() == 1 || w.current_team() != &home)
+    return rt.spawn(w, t, nullptr, 0);
+  worker_range r = place_workers(place{p});
+  int member = w.id() - r.first;
+  if (member < 0 || member >= r.count) {
+    // Not one of p's workers: the next of them in turn.
+    thread_local unsigned turn = 0;
+    member = int(turn++ % unsigned(r.count));
+  }
+  return rt.spawn_to(w, t, r.first + member);
 }
 
 void async_complete(async_state *s) {
