@@ -210,6 +210,11 @@ std::uint32_t register_layout(const char *name, M... pms) {
 WEFT_API void *alloc_object(int place, std::uint32_t type, std::size_t size);
 // A zeroed backing store of `bytes` in place p.
 WEFT_API void *alloc_store(int place, std::size_t bytes);
+// Gives a made object (of type id) or array store back to its arena; throws
+// std::invalid_argument naming `call` and the pointer when it is not a live
+// block made by make / make_array.
+WEFT_API void free_object(const char *call, void *obj, std::uint32_t type);
+WEFT_API void free_store(const char *call, void *data);
 
 // A copied graph's buffer (released by graph<T>). remote: it arrived by a
 // remote put into this rank's incoming heap (src/dist), not an extent.
@@ -314,7 +319,7 @@ concept registered = requires {
 };
 
 /// A new T in p's arena, constructed from args (braces: aggregates work).
-/// Objects made this way live as long as the places.
+/// Objects made this way live until weft::release(obj) or places_shutdown.
 /// Members not given are value-initialised (zero).
 template <registered T, class... A> T *make(place p, A &&...args) {
   void *mem = detail::alloc_object(p.id, type_registration<T>::id, sizeof(T));
@@ -322,6 +327,25 @@ template <registered T, class... A> T *make(place p, A &&...args) {
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
   return ::new (mem) T{std::forward<A>(args)...};
 #pragma GCC diagnostic pop
+}
+
+/// Frees an object made by make<T>: its place's arena reuses the space for
+/// the next make of the same size. Nothing may point to it any more (the
+/// objects it points to are not freed). Throws std::invalid_argument naming
+/// the pointer when obj is not a live object made by make (null, released
+/// already, outside every arena, inside a received graph, another type).
+/// An object inside a graph copied by weft::copy is not told apart from a
+/// made one: release only what make returned.
+template <registered T> void release(T *obj) {
+  detail::free_object("weft::release", obj, type_registration<T>::id);
+}
+
+/// Frees the store of an array made by make_array (a is emptied); as
+/// release(T *) for a store. An empty array is left as it is.
+template <class E> void release(array<E> &a) {
+  if (a.data)
+    detail::free_store("weft::release", a.data);
+  a = {};
 }
 
 /// A zero-filled array of n elements with its store in p's arena.
@@ -374,6 +398,11 @@ private:
   T *root_ = nullptr;
   detail::graph_buffer buf_;
 };
+
+/// Frees a graph copy now (graph::reset): its buffer goes back to its
+/// place's arena, or, for a graph that arrived from another rank, its range
+/// of the incoming ring is released.
+template <class T> void release(graph<T> &g) { g.reset(); }
 
 /// Copies the graph reachable from root into p (null root: empty graph).
 template <registered T>

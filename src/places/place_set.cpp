@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -252,6 +253,61 @@ int task_submit_at(void *handle, int p) {
     member = int(turn++ % unsigned(r.count));
   }
   return rt.spawn_to(w, t, r.first + member);
+}
+
+namespace {
+// The arena and block of a made object or store at `payload` (its header
+// `header` bytes before), or std::invalid_argument naming the call and the
+// pointer.
+arena &made_block(const char *call, const void *payload, std::size_t header,
+                  const char *what) {
+  auto bad = [&](const char *why) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%p", payload);
+    throw std::invalid_argument(std::string(call) + ": " + text + " " + why +
+                                " (" + what + ")");
+  };
+  if (!payload)
+    bad("is null");
+  arena *a = places::arena_holding(payload);
+  if (!a)
+    bad("is outside every place's arena");
+  if (a->in_remote_part(payload) ||
+      reinterpret_cast<std::uintptr_t>(payload) % 8 != 0)
+    bad("is not the start of a block made by make (it lies in a received "
+        "graph, or is unaligned)");
+  const char *block = static_cast<const char *>(payload) - header;
+  if (!a->contains(block) || !a->is_start(block))
+    bad("is not the start of a live block made by make (released already, "
+        "or a pointer into the middle of one)");
+  return *a;
+}
+} // namespace
+
+void free_object(const char *call, void *obj, std::uint32_t type) {
+  arena &a = made_block(call, obj, sizeof(places::object_header),
+                        "an object made by weft::make");
+  auto *h = places::header_of(obj);
+  const places::type_record *t = places::find_type(type);
+  if (!t || h->tag != (places::kObjectTag | type))
+    throw std::invalid_argument(
+        std::string(call) + ": the object's header says type " +
+        std::to_string(h->tag & ~places::kTagMask) + ", not " +
+        (t ? t->name : std::to_string(type)));
+  a.free_small(reinterpret_cast<char *>(h), places::object_bytes(*t));
+}
+
+void free_store(const char *call, void *data) {
+  arena &a = made_block(call, data, detail::kStoreHeaderBytes,
+                        "an array store made by weft::make_array");
+  char *block = static_cast<char *>(data) - detail::kStoreHeaderBytes;
+  std::uint64_t tag;
+  std::memcpy(&tag, block, sizeof tag);
+  if ((tag & places::kTagMask) != places::kStoreTag)
+    throw std::invalid_argument(std::string(call) +
+                                ": the block before the store's data is not "
+                                "an array store's header");
+  a.free_small(block, places::store_bytes(tag & ~places::kTagMask));
 }
 
 void async_complete(async_state *s) {
