@@ -43,12 +43,8 @@ struct lnode {
   lnode *prev;
 };
 
-// The Pegasus-style walks (strategy.hpp).
-vec *pull(imsuite::puller &p, const vec *v) {
-  vec *c = p.object(v);
-  p.array(c->xs);
-  return c;
-}
+// The Pegasus-style walk of a list (strategy.hpp; vec, flat, is walked by
+// its registered layout).
 lnode *pull(imsuite::puller &p, const lnode *head) {
   lnode *c = p.object(head);
   std::vector<lnode *> todo{c};
@@ -81,7 +77,6 @@ WEFT_TYPE(lnode, &lnode::next, &lnode::prev);
 
 // The message-passing strategy's serialisation (strategy.hpp).
 namespace boost::serialization {
-template <class A> void serialize(A &a, vec &v, unsigned) { a &v.xs; }
 template <class A> void serialize(A &a, lnode &n, unsigned) {
   a &n.v &n.next &n.prev;
 }

@@ -11,8 +11,8 @@ ranks against a raw MPI ping-pong and MPI_Put in the same run
   python3 bench/run_places.py --build build [--reps 5] [--quick]
       [--dist-only | --no-dist]
 
---imsuite N: the IMSuite kernels that take --strategy (leader_elect_lcr,
-mis, bfs_bellman_ford, vertex_coloring) under the three strategies (weft's copy, Boost.Serialization message
+--imsuite N: the IMSuite kernels (leader_elect_lcr, mis, bfs_bellman_ford,
+vertex_coloring, dijkstra_routing; --kernel K for one) under the three strategies (weft's copy, Boost.Serialization message
 passing, the Pegasus-style walk), on 2 MPI ranks and over 2 places in one
 process, N interleaved repetitions: build/results/places_imsuite.json and a
 table of median run time, T_at, T_com and T_com / T_at per kernel, strategy
@@ -158,17 +158,20 @@ def places_dist(build, args, extra_env=None):
 
 
 IMSUITE = [("leader_elect_lcr", 64, 32), ("mis", 2000, 2000),
-           ("bfs_bellman_ford", 2000, 2000), ("vertex_coloring", 2000, 2000)]
+           ("bfs_bellman_ford", 2000, 2000), ("vertex_coloring", 2000, 2000),
+           ("dijkstra_routing", 128, 128)]
 STRATEGIES = ["weft", "mp", "pegasus"]
 
 
-def imsuite(build, reps):
+def imsuite(build, reps, only=None):
     """The kernels under the three strategies (see the module doc)."""
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
                OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     env.setdefault("WEFT_NUM_THREADS", "1")
     cells = []
     for exe, n1, n2 in IMSUITE:
+        if only and exe != only:
+            continue
         for st in STRATEGIES:
             cells.append((exe, st, "1proc", n1))
             cells.append((exe, st, "2ranks", n2))
@@ -213,7 +216,8 @@ def imsuite(build, reps):
                      "wire_bytes": ds[0]["wire_bytes"]})
     out = {"reps": reps, "load_before": load0, "load_after": load1,
            "rows": rows}
-    path = os.path.join(build, "results", "places_imsuite.json")
+    path = os.path.join(build, "results", "places_imsuite%s.json" %
+                        ("_" + only if only else ""))
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         json.dump(out, f, indent=1)
@@ -354,12 +358,14 @@ def main():
     ap.add_argument("--no-dist", action="store_true")
     ap.add_argument("--ring-ab", type=int, metavar="N")
     ap.add_argument("--imsuite", type=int, metavar="N")
+    ap.add_argument("--kernel", choices=[k for k, _, _ in IMSUITE],
+                    help="with --imsuite: this kernel only")
     ap.add_argument("--strategies", action="store_true",
                     help="with --dist-only: arrays and lists under weft, mp "
                     "and pegasus too")
     a = ap.parse_args()
     if a.imsuite:
-        imsuite(a.build, a.imsuite)
+        imsuite(a.build, a.imsuite, a.kernel)
         return
     if a.ring_ab:
         ring_ab(a.build, a.ring_ab, a.reps)

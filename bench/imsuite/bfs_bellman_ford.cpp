@@ -74,22 +74,6 @@ place_nodes g_nodes[kMaxPlaces];
 WEFT_TYPE(bfs::batch, &bfs::batch::triples);
 
 namespace bfs {
-// The pegasus strategy's walk (strategy.hpp).
-batch *pull(imsuite::puller &p, const batch *b) {
-  batch *c = p.object(b);
-  p.array(c->triples);
-  return c;
-}
-} // namespace bfs
-
-// The mp strategy's serialisation (strategy.hpp).
-namespace boost::serialization {
-template <class A> void serialize(A &a, bfs::batch &b, unsigned) {
-  a &b.triples;
-}
-} // namespace boost::serialization
-
-namespace bfs {
 
 struct result {
   std::vector<std::int64_t> dist, parent;

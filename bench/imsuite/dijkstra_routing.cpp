@@ -160,7 +160,7 @@ result run(std::int64_t n, std::uint64_t seed) {
         batch *b = weft::make<batch>(weft::here());
         b->quads = weft::make_array<std::int64_t>(weft::here(), out[q].size());
         std::copy(out[q].begin(), out[q].end(), b->quads.begin());
-        weft::at(weft::place{int(q)}, b, [](batch *c) {
+        imsuite::send(weft::place{int(q)}, b, [](batch *c) {
           place_nodes &t = g_nodes[weft::here().id];
           std::lock_guard<std::mutex> lk(t.inbox_lock);
           t.inbox.insert(t.inbox.end(), c->quads.begin(), c->quads.end());

@@ -81,18 +81,6 @@ round_result serial(const std::vector<std::int64_t> &ids) {
 WEFT_TYPE(lcr::message);
 
 namespace lcr {
-// The pegasus strategy's walk (strategy.hpp).
-message *pull(imsuite::puller &p, const message *m) { return p.object(m); }
-} // namespace lcr
-
-// The mp strategy's serialisation (strategy.hpp).
-namespace boost::serialization {
-template <class A> void serialize(A &a, lcr::message &m, unsigned) {
-  a &m.to &m.id;
-}
-} // namespace boost::serialization
-
-namespace lcr {
 
 round_result elect(std::int64_t n, std::uint64_t seed) {
   int P = weft::num_places();

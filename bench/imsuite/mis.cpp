@@ -102,22 +102,6 @@ place_nodes g_nodes[kMaxPlaces];
 WEFT_TYPE(mis::batch, &mis::batch::triples);
 
 namespace mis {
-// The pegasus strategy's walk (strategy.hpp).
-batch *pull(imsuite::puller &p, const batch *b) {
-  batch *c = p.object(b);
-  p.array(c->triples);
-  return c;
-}
-} // namespace mis
-
-// The mp strategy's serialisation (strategy.hpp).
-namespace boost::serialization {
-template <class A> void serialize(A &a, mis::batch &b, unsigned) {
-  a &b.triples;
-}
-} // namespace boost::serialization
-
-namespace mis {
 
 // Runs body(place_nodes &, me) on every place, in parallel.
 template <class F> void on_every_place(F body) {

@@ -16,8 +16,15 @@
 //        places_mpi_get, an MPI_Get, per object and per array store across
 //        ranks; memcpy in one process), builds its copy with new and a
 //        std::unordered_map copy map (sharing and cycles kept), runs f and
-//        deletes the copy. The kernel writes pull(puller &, const T *) for
-//        its types (type-specific code, as Pegasus's walk is).
+//        deletes the copy. The walk and the archive's serialize are one
+//        template each over the type's registered layout
+//        (weft::detail::type_layout): data runs as bytes, array stores of
+//        data as one block, transient words zero; the kernels write no
+//        per-type code. Pointer members are not walked by the layout (the
+//        pointee's static type is not in it): a type with them brings its
+//        own pull(puller &, const T *), found by ADL, and Boost serialize
+//        (bench/places_dist.cpp's list); without them the walk aborts
+//        naming itself.
 //
 // send(p, root, f) is the kernel's at(p, root, f) for f returning void. Each
 // send adds its wall time on the calling place to T_at, and f's own time on
@@ -30,17 +37,20 @@
 
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
-#include <boost/serialization/array_wrapper.hpp>
-#include <boost/serialization/split_free.hpp>
+#include <boost/serialization/binary_object.hpp>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <typeinfo>
 #include <unordered_map>
 #include <vector>
 
@@ -76,6 +86,29 @@ inline std::int64_t now_ns() {
 // Array stores the mp strategy's loading made on this thread (freed after f).
 inline thread_local std::vector<void *> tl_loaded_stores;
 
+// T's registered layout, read once.
+template <class T> const std::vector<weft::detail::member_desc> &layout_of() {
+  static const std::vector<weft::detail::member_desc> l =
+      weft::detail::type_layout(weft::type_registration<T>::id);
+  return l;
+}
+
+// The three words of an array descriptor (any element type).
+struct descriptor {
+  void *data;
+  std::uint64_t length, bytes;
+};
+static_assert(sizeof(descriptor) == sizeof(weft::array<char>));
+
+[[noreturn]] inline void pointers_not_walked(const char *who,
+                                             const char *type) {
+  std::fprintf(stderr,
+               "%s: %s has a pointer member or an array of pointers; the "
+               "baselines' generic walk copies flat messages only\n",
+               who, type);
+  std::abort();
+}
+
 // The pegasus strategy's reader of a graph in place `from` (see above).
 class puller {
 public:
@@ -101,21 +134,45 @@ public:
     map_.emplace(remote, c);
     return static_cast<T *>(c);
   }
+  // The copy of the message at `remote` with its array stores, walked by
+  // T's registered layout (transient words zeroed).
+  template <class T> T *message(const T *remote) {
+    if (!remote || seen(remote))
+      return object(remote);
+    T *c = object(remote);
+    char *o = reinterpret_cast<char *>(c);
+    for (const weft::detail::member_desc &m : layout_of<T>()) {
+      if (m.kind == weft::detail::kWordTransient)
+        std::memset(o + m.offset, 0, std::min(m.size, sizeof(T) - m.offset));
+      else if (m.kind == weft::detail::kWordPointer ||
+               (m.kind == weft::detail::kWordArray &&
+                m.elem == weft::detail::kWordPointer))
+        pointers_not_walked("imsuite::puller::message", typeid(T).name());
+      else if (m.kind == weft::detail::kWordArray)
+        store(o + m.offset, m.elem_size);
+    }
+    return c;
+  }
   // Whether the object at `remote` was read already.
   bool seen(const void *remote) const { return map_.count(remote) != 0; }
-  // Replaces a's store (still the source's address) by a copy of it.
-  template <class E> void array(weft::array<E> &a) {
-    if (!a.length) {
-      a.data = nullptr;
-      return;
-    }
-    void *d = ::operator new[](a.length * sizeof(E));
-    stores_.push_back(d);
-    read(a.data, d, a.length * sizeof(E));
-    a.data = static_cast<E *>(d);
-  }
 
 private:
+  // Replaces the store of the descriptor at `at` (still the source's
+  // address) by a copy of it.
+  void store(char *at, std::size_t elem_size) {
+    descriptor d;
+    std::memcpy(&d, at, sizeof d);
+    if (!d.length) {
+      d.data = nullptr;
+    } else {
+      std::size_t n = std::size_t(d.length) * elem_size;
+      void *q = ::operator new[](n);
+      stores_.push_back(q);
+      read(d.data, q, n);
+      d.data = q;
+    }
+    std::memcpy(at, &d, sizeof d);
+  }
   void read(const void *remote, void *dst, std::size_t n) {
     if (weft::detail::dist() && from_ != weft::here().id)
       weft::places_mpi_get(from_, remote, dst, n);
@@ -126,6 +183,15 @@ private:
   std::unordered_map<const void *, void *> map_;
   std::vector<void *> objects_, stores_;
 };
+
+// The pegasus strategy's copy of root: the type's own pull when it has one
+// (pointer members), else the walk by its registered layout.
+template <class T> T *walk(puller &pl, const T *root) {
+  if constexpr (requires { pull(pl, root); })
+    return pull(pl, root);
+  else
+    return pl.message(root);
+}
 
 // The mp strategy's archive object of this thread in this place, its store
 // grown to at least n bytes (objects made with make are never freed: it is
@@ -157,7 +223,7 @@ template <class T, class F> void send(weft::place p, T *root, F f) {
                std::int64_t s1, s2;
                {
                  puller pl(from);
-                 T *r = pull(pl, static_cast<const T *>(root));
+                 T *r = walk(pl, static_cast<const T *>(root));
                  s1 = now_ns();
                  f(r);
                  s2 = now_ns();
@@ -207,29 +273,52 @@ template <class T, class F> void send(weft::place p, T *root, F f) {
 
 } // namespace imsuite
 
-// weft::array<E> of trivially copyable E in a Boost archive: the length, then
-// the elements as one binary block (loading allocates the store with new[]).
-namespace boost::serialization {
-template <class A, class E> void save(A &a, const weft::array<E> &v, unsigned) {
-  std::uint64_t n = v.length;
-  a << n;
-  if (n)
-    a << boost::serialization::make_array(v.data, n);
-}
-template <class A, class E> void load(A &a, weft::array<E> &v, unsigned) {
-  std::uint64_t n = 0;
-  a >> n;
-  v.length = n;
-  v.bytes = n * sizeof(E);
-  v.data = nullptr;
-  if (n) {
-    v.data = static_cast<E *>(::operator new[](n * sizeof(E)));
-    imsuite::tl_loaded_stores.push_back(v.data);
-    a >> boost::serialization::make_array(v.data, n);
+namespace imsuite {
+// The mp strategy's archive of a registered message, by its layout: data
+// runs as bytes, each array store of data as its length and one binary block
+// (loading allocates the store with new[], freed after f), transient words
+// zero. Object tracking is Boost's default for a class saved through a
+// pointer.
+template <class A, class T> void serialize_layout(A &a, T &t) {
+  char *o = reinterpret_cast<char *>(&t);
+  for (const weft::detail::member_desc &m : layout_of<T>()) {
+    std::size_t len = std::min(m.size, sizeof(T) - m.offset);
+    if (m.kind == weft::detail::kWordData) {
+      a &boost::serialization::make_binary_object(o + m.offset, len);
+    } else if (m.kind == weft::detail::kWordTransient) {
+      if constexpr (A::is_loading::value)
+        std::memset(o + m.offset, 0, len);
+    } else if (m.kind == weft::detail::kWordPointer ||
+               m.elem == weft::detail::kWordPointer) {
+      pointers_not_walked("imsuite::serialize_layout", typeid(T).name());
+    } else {
+      descriptor d;
+      std::memcpy(&d, o + m.offset, sizeof d);
+      a &d.length;
+      std::size_t n = std::size_t(d.length) * m.elem_size;
+      if constexpr (A::is_loading::value) {
+        d.bytes = n;
+        d.data = nullptr;
+        if (n) {
+          d.data = ::operator new[](n);
+          tl_loaded_stores.push_back(d.data);
+        }
+        std::memcpy(o + m.offset, &d, sizeof d);
+      }
+      if (n)
+        a &boost::serialization::make_binary_object(d.data, n);
+    }
   }
 }
-template <class A, class E>
-void serialize(A &a, weft::array<E> &v, unsigned version) {
-  split_free(a, v, version);
+} // namespace imsuite
+
+// Every registered type but the archive's own wire is archived by its layout
+// (more constrained than Boost's default serialize, so it is chosen).
+namespace boost::serialization {
+template <class Archive, class T>
+requires weft::registered<T> &&
+    (!std::is_same_v<T, imsuite::wire>)inline void serialize(
+        Archive &a, T &t, const unsigned int) {
+  imsuite::serialize_layout(a, t);
 }
 } // namespace boost::serialization

@@ -84,20 +84,6 @@ place_nodes g_nodes[kMaxPlaces];
 WEFT_TYPE(vc::batch, &vc::batch::pairs);
 
 namespace vc {
-// The pegasus strategy's walk (strategy.hpp).
-batch *pull(imsuite::puller &p, const batch *b) {
-  batch *c = p.object(b);
-  p.array(c->pairs);
-  return c;
-}
-} // namespace vc
-
-// The mp strategy's serialisation (strategy.hpp).
-namespace boost::serialization {
-template <class A> void serialize(A &a, vc::batch &b, unsigned) { a &b.pairs; }
-} // namespace boost::serialization
-
-namespace vc {
 
 template <class F> void on_every_place(F body) {
   int P = weft::num_places();

@@ -49,6 +49,10 @@ struct dist_stats {
   // when it drained, restarts lost to a sender reserving meanwhile, and
   // graphs that arrived running past the lap's end into the slack.
   std::uint64_t ring_restarts = 0, ring_restarts_lost = 0, ring_straddles = 0;
+  // Result graphs (at() returning a pointer) are copied out of the ring into
+  // this place's arena on arrival, so that holding one never pins the ring;
+  // these stayed in the ring because the arena had no room for them.
+  std::uint64_t results_kept_in_ring = 0;
 };
 dist_stats places_mpi_stats();
 /// Reads `bytes` at address `remote` in rank's place (objects and array

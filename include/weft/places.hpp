@@ -21,8 +21,13 @@
 // The closure copy is released when f returns: f keeps nothing of it past its
 // return (objects it makes with make<T>(here()) stay).
 //
-// Places share weft's workers (tasks of every place run on any worker); a
-// place is a partition of memory, not of threads (docs/places.md).
+// A place has its own workers: in one process WEFT_PLACES=N splits the
+// team of T workers into N contiguous blocks (place p: workers [p*T/N,
+// (p+1)*T/N); with fewer workers than places, place p has worker p*T/N
+// alone). An at() task of place p is mailed to one of them
+// (runtime::spawn_to): it runs there unless they stay busy past the mail
+// patience (200 us), when another worker may take it. Across ranks every
+// worker of a rank is its place's (docs/places.md).
 //
 // Errors (bad input) throw std::invalid_argument naming the call and the
 // value; a graph larger than the destination's free space throws
@@ -69,6 +74,14 @@ WEFT_API void places_init(int n, std::size_t bytes_per_place);
 WEFT_API void places_shutdown();
 /// The place whose arena holds ptr, or -1.
 WEFT_API int place_of(const void *ptr);
+/// The workers of a place: weft_thread_id() in [first, first + count).
+struct worker_range {
+  int first = 0;
+  int count = 0;
+};
+/// Place p's workers (see the top of this header); {0, 0} before weft runs.
+/// Throws std::invalid_argument for a place that does not exist.
+WEFT_API worker_range place_workers(place p);
 /// Bytes allocated in place p's arena (objects, copies, free-list holes).
 WEFT_API std::size_t place_bytes_used(place p);
 
@@ -159,6 +172,14 @@ register_type(const char *call, const char *name, std::size_t size,
 WEFT_API std::uint32_t register_members(const char *name, std::size_t size,
                                         const member_desc *m, std::size_t n);
 
+// The registered layout of type `id`, one entry per segment of its mask in
+// word order: a run of data or transient words (size: the run's bytes), a
+// pointer (8 bytes) or an array descriptor (24 bytes; elem and elem_size say
+// what its store holds). Throws std::invalid_argument naming the id when it
+// is not registered. For code generic over registered types (the IMSuite
+// baselines' walk and archive).
+WEFT_API std::vector<member_desc> type_layout(std::uint32_t id);
+
 template <class T, class M> member_desc describe(M T::*pm) {
   using K = member_kind<M>;
   static_assert(K::listed_ok,
@@ -189,6 +210,11 @@ std::uint32_t register_layout(const char *name, M... pms) {
 WEFT_API void *alloc_object(int place, std::uint32_t type, std::size_t size);
 // A zeroed backing store of `bytes` in place p.
 WEFT_API void *alloc_store(int place, std::size_t bytes);
+// Gives a made object (of type id) or array store back to its arena; throws
+// std::invalid_argument naming `call` and the pointer when it is not a live
+// block made by make / make_array.
+WEFT_API void free_object(const char *call, void *obj, std::uint32_t type);
+WEFT_API void free_store(const char *call, void *data);
 
 // A copied graph's buffer (released by graph<T>). remote: it arrived by a
 // remote put into this rank's incoming heap (src/dist), not an extent.
@@ -213,6 +239,29 @@ struct async_state {
 };
 // Sets done and wakes a waiter (any thread).
 WEFT_API void async_complete(async_state *s);
+// Submits a task made by task_create (no dependences) to place p's workers.
+// Returns a weft error code.
+WEFT_API int task_submit_at(void *handle, int place);
+// weft::spawn(f) whose task runs on place p's workers.
+template <class F> void spawn_at(place p, F &&f) {
+  using G = std::decay_t<F>;
+  static_assert(alignof(G) <= 16, "weft::async_at: closure over-aligned");
+  void *handle = nullptr, *mem = nullptr;
+  check(task_create("weft::async_at", &run_closure<G>, sizeof(G), nullptr, 0, 0,
+                    &handle, &mem));
+  if (!handle) {
+    G g(std::forward<F>(f));
+    run_here(&call_closure<G>, &g);
+    return;
+  }
+  try {
+    ::new (mem) G(std::forward<F>(f));
+  } catch (...) {
+    task_discard(handle);
+    throw;
+  }
+  check(task_submit_at(handle, p.id));
+}
 // Runs other tasks (a weft thread) or yields until s is done.
 WEFT_API void async_wait(async_state *s);
 // The place of the calling at() task (thread-local), set and restored.
@@ -270,7 +319,7 @@ concept registered = requires {
 };
 
 /// A new T in p's arena, constructed from args (braces: aggregates work).
-/// Objects made this way live as long as the places.
+/// Objects made this way live until weft::release(obj) or places_shutdown.
 /// Members not given are value-initialised (zero).
 template <registered T, class... A> T *make(place p, A &&...args) {
   void *mem = detail::alloc_object(p.id, type_registration<T>::id, sizeof(T));
@@ -278,6 +327,25 @@ template <registered T, class... A> T *make(place p, A &&...args) {
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
   return ::new (mem) T{std::forward<A>(args)...};
 #pragma GCC diagnostic pop
+}
+
+/// Frees an object made by make<T>: its place's arena reuses the space for
+/// the next make of the same size. Nothing may point to it any more (the
+/// objects it points to are not freed). Throws std::invalid_argument naming
+/// the pointer when obj is not a live object made by make (null, released
+/// already, outside every arena, inside a received graph, another type).
+/// An object inside a graph copied by weft::copy is not told apart from a
+/// made one: release only what make returned.
+template <registered T> void release(T *obj) {
+  detail::free_object("weft::release", obj, type_registration<T>::id);
+}
+
+/// Frees the store of an array made by make_array (a is emptied); as
+/// release(T *) for a store. An empty array is left as it is.
+template <class E> void release(array<E> &a) {
+  if (a.data)
+    detail::free_store("weft::release", a.data);
+  a = {};
 }
 
 /// A zero-filled array of n elements with its store in p's arena.
@@ -330,6 +398,11 @@ private:
   T *root_ = nullptr;
   detail::graph_buffer buf_;
 };
+
+/// Frees a graph copy now (graph::reset): its buffer goes back to its
+/// place's arena, or, for a graph that arrived from another rank, its range
+/// of the incoming ring is released.
+template <class T> void release(graph<T> &g) { g.reset(); }
 
 /// Copies the graph reachable from root into p (null root: empty graph).
 template <registered T>
@@ -507,25 +580,25 @@ auto async_at(place p, const T *root, F f, copy_options opt = {})
     void *r = detail::copy_graph("weft::async_at", p.id, root, opt, &b);
     closure = graph<T>(static_cast<T *>(r), b);
   }
-  weft::spawn(
-      [s, p, caller, f = std::move(f), c = std::move(closure), opt]() mutable {
-        int prev = detail::swap_here(p.id);
-        try {
-          if constexpr (std::is_void_v<R>) {
-            f(c.get());
-          } else if constexpr (std::is_pointer_v<R>) {
-            R r = f(c.get());
-            s->value.emplace(copy(place{caller}, r, opt));
-          } else {
-            s->value.emplace(f(c.get()));
-          }
-        } catch (...) {
-          s->error = std::current_exception();
-        }
-        c.reset();
-        detail::swap_here(prev);
-        detail::async_complete(s.get());
-      });
+  detail::spawn_at(p, [s, p, caller, f = std::move(f), c = std::move(closure),
+                       opt]() mutable {
+    int prev = detail::swap_here(p.id);
+    try {
+      if constexpr (std::is_void_v<R>) {
+        f(c.get());
+      } else if constexpr (std::is_pointer_v<R>) {
+        R r = f(c.get());
+        s->value.emplace(copy(place{caller}, r, opt));
+      } else {
+        s->value.emplace(f(c.get()));
+      }
+    } catch (...) {
+      s->error = std::current_exception();
+    }
+    c.reset();
+    detail::swap_here(prev);
+    detail::async_complete(s.get());
+  });
   return future<R>(std::move(s));
 }
 

@@ -74,6 +74,8 @@ struct state {
   std::atomic<std::uint64_t> tail{0};
   bool restarting = false; // a worker is restarting the ring (heap_lock)
   std::atomic<std::uint64_t> restarts{0}, restarts_lost{0}, straddles{0};
+  // Result graphs left in the ring because the arena had no room for them.
+  std::atomic<std::uint64_t> results_kept_in_ring{0};
   // What this rank last read of each target's tail.
   std::unique_ptr<std::atomic<std::uint64_t>[]> tails;
   std::mutex calls_lock;
@@ -333,9 +335,32 @@ void on_reply(int from, const am_header &h, const char *body) {
   saw_tail(from, h.a[0] & ~kReplyKindMask);
   const std::uint64_t kind = h.a[0] & kReplyKindMask;
   detail::remote_reply r;
+  std::string copy_error;
   if (kind == kReplyGraph) {
-    r.graph = arrived_graph(h, body);
+    // A result graph may be held for as long as the caller likes: it is
+    // copied out of the incoming ring into this place's own arena and its
+    // ring range released at once, so that a long-held result never pins
+    // the ring's tail (calls' graphs are released when their f returns).
+    graph_buffer in_ring = arrived_graph(h, body);
     r.root = reinterpret_cast<void *>(h.a[1]);
+    // When the arena has no room for it, it stays in the ring (as before).
+    if (in_ring.base) {
+      try {
+        r.root = detail::copy_graph("weft::at (the result graph)", g->c->rank(),
+                                    r.root, {}, &r.graph);
+        op_release(&in_ring);
+      } catch (const std::length_error &) {
+        r.graph = in_ring;
+        g->results_kept_in_ring.fetch_add(1, std::memory_order_relaxed);
+      } catch (const std::exception &e) {
+        op_release(&in_ring);
+        copy_error = e.what();
+        r.error = true;
+        r.root = nullptr;
+        r.value = copy_error.data();
+        r.value_bytes = copy_error.size();
+      }
+    }
   } else {
     r.error = kind == kReplyError;
     r.value = body + 8;
@@ -520,6 +545,8 @@ dist_stats places_mpi_stats() {
   s.ring_restarts = g->restarts.load(std::memory_order_relaxed);
   s.ring_restarts_lost = g->restarts_lost.load(std::memory_order_relaxed);
   s.ring_straddles = g->straddles.load(std::memory_order_relaxed);
+  s.results_kept_in_ring =
+      g->results_kept_in_ring.load(std::memory_order_relaxed);
   return s;
 }
 

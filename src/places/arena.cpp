@@ -114,6 +114,14 @@ void arena::free_extent(char *p, std::size_t bytes) {
 
 char *arena::alloc_small(std::size_t bytes) {
   std::lock_guard<std::mutex> lk(lock_);
+  if (!small_free_.empty()) {
+    auto it = small_free_.find(bytes);
+    if (it != small_free_.end() && !it->second.empty()) {
+      char *p = it->second.back();
+      it->second.pop_back();
+      return p;
+    }
+  }
   if (static_cast<std::size_t>(chunk_end_ - chunk_) < bytes) {
     std::size_t want = bytes > kChunkBytes / 4 ? bytes : kChunkBytes;
     want = (want + kExtentAlign - 1) & ~(kExtentAlign - 1);
@@ -128,6 +136,16 @@ char *arena::alloc_small(std::size_t bytes) {
   char *p = chunk_;
   chunk_ += bytes;
   return p;
+}
+
+void arena::free_small(char *p, std::size_t bytes) {
+  if (bytes > kChunkBytes / 4) { // it had an extent of its own
+    free_extent(p, bytes);
+    return;
+  }
+  clear_starts(p, bytes);
+  std::lock_guard<std::mutex> lk(lock_);
+  small_free_[bytes].push_back(p);
 }
 
 std::size_t arena::used() const {

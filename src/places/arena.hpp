@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <vector>
 
 namespace weft::places {
 
@@ -36,8 +37,13 @@ public:
   // arena cannot hold it. Thread-safe.
   char *alloc_extent(std::size_t bytes);
   void free_extent(char *p, std::size_t bytes);
-  // `bytes` (a multiple of 8) from the bump chunk; nullptr when full.
+  // `bytes` (a multiple of 8) from the blocks of that size freed before, or
+  // the bump chunk; nullptr when full.
   char *alloc_small(std::size_t bytes);
+  // Gives back a block of alloc_small(bytes) (its start mark cleared): kept
+  // for the next alloc_small of the same size, or freed as an extent when
+  // it had one of its own.
+  void free_small(char *p, std::size_t bytes);
   // Bytes handed out (extents, chunks, holes between them).
   std::size_t used() const;
   std::size_t free_bytes() const;
@@ -80,6 +86,7 @@ private:
   std::map<std::size_t, std::size_t> free_; // offset -> length
   std::size_t free_total_ = 0;
   char *chunk_ = nullptr, *chunk_end_ = nullptr;
+  std::map<std::size_t, std::vector<char *>> small_free_; // by size
 };
 
 } // namespace weft::places

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -125,6 +126,17 @@ int place_of(const void *ptr) {
   return a ? a->place() : -1;
 }
 
+worker_range place_workers(place p) {
+  detail::check_place("weft::place_workers", p);
+  runtime *rt = g_runtime.load(std::memory_order_acquire);
+  if (detail::dist() || !rt)
+    return {0, rt ? rt->initial_team().size() : 0};
+  int T = rt->initial_team().size(), N = num_places();
+  int first = int(std::int64_t(p.id) * T / N);
+  int end = int(std::int64_t(p.id + 1) * T / N);
+  return {first, std::max(1, end - first)};
+}
+
 std::size_t place_bytes_used(place p) {
   return places::arena_of_place("weft::place_bytes_used", p.id).used();
 }
@@ -221,6 +233,81 @@ void *alloc_store(int p, std::size_t bytes) {
   std::memset(mem + 8, 0, total - 8);
   a.mark_start(mem);
   return mem + 8;
+}
+
+int task_submit_at(void *handle, int p) {
+  worker &w = *tl_worker;
+  runtime &rt = w.rt();
+  auto *t = static_cast<task *>(handle);
+  team &home = rt.initial_team();
+  // One place per process (across ranks, or WEFT_PLACES=1), or a worker
+  // inside a nested team whose members are not the places' workers: any
+  // worker.
+  if (dist() || num_places() == 1 || w.current_team() != &home)
+    return rt.spawn(w, t, nullptr, 0);
+  worker_range r = place_workers(place{p});
+  int member = w.id() - r.first;
+  if (member < 0 || member >= r.count) {
+    // Not one of p's workers: the next of them in turn.
+    thread_local unsigned turn = 0;
+    member = int(turn++ % unsigned(r.count));
+  }
+  return rt.spawn_to(w, t, r.first + member);
+}
+
+namespace {
+// The arena and block of a made object or store at `payload` (its header
+// `header` bytes before), or std::invalid_argument naming the call and the
+// pointer.
+arena &made_block(const char *call, const void *payload, std::size_t header,
+                  const char *what) {
+  auto bad = [&](const char *why) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%p", payload);
+    throw std::invalid_argument(std::string(call) + ": " + text + " " + why +
+                                " (" + what + ")");
+  };
+  if (!payload)
+    bad("is null");
+  arena *a = places::arena_holding(payload);
+  if (!a)
+    bad("is outside every place's arena");
+  if (a->in_remote_part(payload) ||
+      reinterpret_cast<std::uintptr_t>(payload) % 8 != 0)
+    bad("is not the start of a block made by make (it lies in a received "
+        "graph, or is unaligned)");
+  const char *block = static_cast<const char *>(payload) - header;
+  if (!a->contains(block) || !a->is_start(block))
+    bad("is not the start of a live block made by make (released already, "
+        "or a pointer into the middle of one)");
+  return *a;
+}
+} // namespace
+
+void free_object(const char *call, void *obj, std::uint32_t type) {
+  arena &a = made_block(call, obj, sizeof(places::object_header),
+                        "an object made by weft::make");
+  auto *h = places::header_of(obj);
+  const places::type_record *t = places::find_type(type);
+  if (!t || h->tag != (places::kObjectTag | type))
+    throw std::invalid_argument(
+        std::string(call) + ": the object's header says type " +
+        std::to_string(h->tag & ~places::kTagMask) + ", not " +
+        (t ? t->name : std::to_string(type)));
+  a.free_small(reinterpret_cast<char *>(h), places::object_bytes(*t));
+}
+
+void free_store(const char *call, void *data) {
+  arena &a = made_block(call, data, detail::kStoreHeaderBytes,
+                        "an array store made by weft::make_array");
+  char *block = static_cast<char *>(data) - detail::kStoreHeaderBytes;
+  std::uint64_t tag;
+  std::memcpy(&tag, block, sizeof tag);
+  if ((tag & places::kTagMask) != places::kStoreTag)
+    throw std::invalid_argument(std::string(call) +
+                                ": the block before the store's data is not "
+                                "an array store's header");
+  a.free_small(block, places::store_bytes(tag & ~places::kTagMask));
 }
 
 void async_complete(async_state *s) {

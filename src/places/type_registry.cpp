@@ -134,6 +134,19 @@ std::uint32_t register_type(const char *call, const char *name,
   return std::uint32_t(id);
 }
 
+std::vector<member_desc> type_layout(std::uint32_t id) {
+  const places::type_record *t = places::find_type(id);
+  if (!t)
+    throw std::invalid_argument("weft::detail::type_layout: type id " +
+                                std::to_string(id) + " is not registered");
+  std::vector<member_desc> out;
+  out.reserve(t->segments.size());
+  for (const places::segment &s : t->segments)
+    out.push_back({std::size_t(s.word) * 8, std::size_t(s.words) * 8, s.kind,
+                   s.elem, s.elem_size});
+  return out;
+}
+
 std::uint32_t register_members(const char *name, std::size_t size,
                                const member_desc *m, std::size_t n) {
   const char *call = "WEFT_TYPE";

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <random>
@@ -220,6 +222,88 @@ TEST(At, BuffersOfClosuresAreReleased) {
   });
   for (int p = 0; p < np; ++p)
     EXPECT_EQ(weft::place_bytes_used(weft::place{p}), before[p]);
+}
+
+// WEFT_PLACES=N splits the team into contiguous blocks, each place at least
+// one worker; every worker belongs to a place when there are enough.
+TEST(At, PlacesSplitTheTeam) {
+  int np = weft::num_places(), T = weft_num_threads();
+  std::vector<int> owners(std::size_t(T), 0);
+  int next = 0;
+  for (int p = 0; p < np; ++p) {
+    weft::worker_range r = weft::place_workers(weft::place{p});
+    ASSERT_GE(r.count, 1) << "place " << p;
+    ASSERT_GE(r.first, 0);
+    ASSERT_LE(r.first + r.count, T);
+    if (T >= np) {
+      EXPECT_EQ(r.first, next) << "place " << p << " of " << np;
+      next = r.first + r.count;
+    }
+    for (int w = r.first; w < r.first + r.count; ++w)
+      ++owners[std::size_t(w)];
+  }
+  if (T >= np) {
+    for (int w = 0; w < T; ++w)
+      EXPECT_EQ(owners[std::size_t(w)], 1) << "worker " << w;
+    EXPECT_EQ(next, T);
+  }
+  EXPECT_THROW(weft::place_workers(weft::place{np}), std::invalid_argument);
+}
+
+// A task of place p runs on one of p's workers, unless they stay busy past
+// the mail patience (200 us) and another worker takes it. Each task that ran
+// elsewhere must have started at least the patience after it was spawned
+// (checked for every task); the share on their own workers is printed (on a
+// loaded machine a sleeping owner often wakes later than the patience).
+// Bursts of 16 tasks a place (below the throttle), tasks of about 20 us.
+TEST(At, TasksOfAPlaceRunOnItsWorkers) {
+  using clk = std::chrono::steady_clock;
+  int np = weft::num_places(), T = weft_num_threads();
+  int rounds = int(10 * scale()) + 2;
+  std::atomic<int> on_own{0}, total{0}, early{0};
+  std::atomic<long> worst_early_us{-1};
+  double chance = 0; // the share of hits if workers were drawn at random
+  for (int p = 0; p < np; ++p)
+    chance += double(weft::place_workers(weft::place{p}).count) / T / np;
+  for (int r = 0; r < rounds; ++r)
+    weft::finish([&] {
+      for (int i = 0; i < 16 * np; ++i) {
+        auto spawned = clk::now();
+        (void)weft::async_at(
+            weft::place{i % np}, static_cast<leaf *>(nullptr),
+            [&, spawned](leaf *) {
+              auto t0 = clk::now();
+              while (clk::now() - t0 < std::chrono::microseconds(20)) {
+              }
+              weft::worker_range w = weft::place_workers(weft::here());
+              int me = weft_thread_id();
+              bool own = me >= w.first && me < w.first + w.count;
+              on_own.fetch_add(own);
+              total.fetch_add(1);
+              // 5 us of slack: the letter's stamp and this clock differ.
+              long waited =
+                  long(std::chrono::duration_cast<std::chrono::microseconds>(
+                           t0 - spawned)
+                           .count());
+              if (!own && waited < 195) {
+                early.fetch_add(1);
+                worst_early_us.store(waited);
+              }
+            });
+      }
+    });
+  double share = double(on_own.load()) / total.load();
+  std::printf("tasks on their place's workers: %d of %d (%.2f; at random "
+              "%.2f), %d threads, %d places\n",
+              on_own.load(), total.load(), share, chance, T, np);
+  EXPECT_EQ(total.load(), rounds * 16 * np);
+  EXPECT_EQ(early.load(), 0)
+      << "tasks ran on another place's worker before the mail patience "
+         "(one after "
+      << worst_early_us.load() << " us)";
+  if (T == 1) {
+    EXPECT_EQ(on_own.load(), total.load());
+  }
 }
 
 } // namespace
