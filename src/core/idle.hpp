@@ -42,6 +42,10 @@
 
 namespace weft {
 
+// A worker with a backlog (worker::backlog_) sleeps at most this long
+// before it offers the backlog to the engine again.
+inline constexpr int kBacklogPollUs = 200;
+
 template <class Cond> void worker::sleep_unless(Cond cond) {
   uint32_t seen = sleep_word_.load(std::memory_order_acquire);
   std::atomic<int> &asleep = team_->num_sleeping();
@@ -50,7 +54,11 @@ template <class Cond> void worker::sleep_unless(Cond cond) {
   heavy_fence(); // pairs with light_fence() in push_ready
   if (!cond()) {
     worker_counters::bump(c_.sleeps);
-    if (int us = rt_.engine().poll_interval_us(*this))
+    int us = rt_.engine().poll_interval_us(*this);
+    // Nobody wakes us when the engine makes room for the backlog.
+    if (!backlog_.empty() && (us == 0 || us > kBacklogPollUs))
+      us = kBacklogPollUs;
+    if (us)
       futex_wait_for(sleep_word_, seen, us);
     else
       futex_wait(sleep_word_, seen);
@@ -71,6 +79,10 @@ template <class Done> void worker::wait_until(Done done) {
   // Our own finished-children counts may be what done() waits for.
   flush_finished_children();
   while (!done()) {
+    if (rt_.drain_backlog_if_any(*this)) {
+      idle.reset();
+      continue;
+    }
     if (task *t = find_work()) {
       // One task per look at done(), not run_chain: the wait may be over
       // after any task (taskwait on waits for one), and the successors each

@@ -119,6 +119,11 @@ private:
   // taskwait and taskwait_deps without their trace points.
   int wait_all_children(worker &w);
   int wait_children_on(worker &w, const weft_dep *deps, int ndeps);
+  // One waiter for the children of cur that deps order after; false when
+  // the engine cannot take it (with retry: offered again until every child
+  // has finished, then false).
+  bool wait_on(worker &w, task *cur, const weft_dep *deps, int ndeps,
+               bool retry);
   static void wait_members_left(team *t);
   void wait_all_tasks(worker &w);
   // parent's children not yet finished (after adding w's pending counts).
@@ -130,7 +135,23 @@ private:
   void serialize(worker &w, task *parent, task *t);
   // Run tasks until at least n children of parent have finished.
   void wait_children(worker &w, task *parent, uint64_t n);
+  // Offers w's backlog (worker::backlog_) to the engine again, oldest first
+  // and in creation order per parent; runs the oldest entry of the running
+  // task here when every earlier child of that task has finished. Returns
+  // whether an entry left the backlog.
+  bool drain_backlog(worker &w);
+  // Entries of parent in w's backlog.
+  static std::size_t backlogged(worker &w, task *parent);
 
+public:
+  // Until no child of the running task is left in w's backlog.
+  void drain_own_backlog(worker &w);
+  // worker's hooks (idle.hpp, help_once): drain_backlog when there is one.
+  bool drain_backlog_if_any(worker &w) {
+    return !w.backlog_.empty() && drain_backlog(w);
+  }
+
+private:
   std::unique_ptr<dependency_engine> engine_;
   std::unique_ptr<worksharing_engine> ws_engine_;
   worksharing_engine *descriptor_bins_ = nullptr;

@@ -9,7 +9,9 @@
 
 #include <atomic>
 #include <climits>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace weft {
 
@@ -54,6 +56,19 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
   slot.spawned.store(slot.spawned.load(std::memory_order_relaxed) + 1,
                      std::memory_order_release);
 
+  // Earlier children of parent wait in the backlog: t goes behind them
+  // (the engine orders a task only against the siblings it has seen).
+  if (!w.backlog_.empty()) {
+    drain_backlog(w);
+    if (backlogged(w, parent) != 0) {
+      const uint32_t id =
+          trace_point::spawn_created(w, t, parent, deps, ndeps, t0);
+      w.backlog_.push_back({parent, t, {deps, deps + ndeps}});
+      trace_point::spawn_end(w, id, t0);
+      return WEFT_OK;
+    }
+  }
+
   if (parent->created % kThrottleCheckEvery == 0)
     w.throttled_ =
         unfinished_children(w, parent) > throttle_limit(w) ? parent : nullptr;
@@ -79,15 +94,23 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
   while ((r = engine_->submit(w, parent, t, deps, ndeps)) ==
          submit_result::full) {
     // Back-pressure: make progress, then offer the task again. With no work
-    // to make progress with for a while (every entry of a tiny engine held
-    // by running tasks that wait to submit too), stop waiting for room.
+    // to make progress with for a while, stop waiting for room here: every
+    // entry of a tiny engine may be held by running tasks that wait to
+    // submit too, or by tasks only the creator's later code completes (a
+    // detached task's fulfil). Once every earlier child has finished, t
+    // runs here (ordered against every sibling); before that it goes to
+    // the backlog and the creator goes on.
     worker_counters::bump(w.counters().full);
     trace_point::spawn_end(w, id, t0);
     if (w.help_once()) {
       idle.reset();
     } else if (!idle.pause()) {
-      r = submit_result::serialize;
-      break;
+      if (unfinished_children(w, parent) == 1) {
+        r = submit_result::serialize;
+        break;
+      }
+      w.backlog_.push_back({parent, t, {deps, deps + ndeps}});
+      return WEFT_OK;
     }
   }
   if (r == submit_result::ready)
@@ -130,9 +153,72 @@ void runtime::serialize(worker &w, task *parent, task *t) {
   w.run_undeferred(t);
 }
 
+std::size_t runtime::backlogged(worker &w, task *parent) {
+  std::size_t n = 0;
+  for (const worker::backlog_entry &e : w.backlog_)
+    n += e.parent == parent;
+  return n;
+}
+
+bool runtime::drain_backlog(worker &w) {
+  std::vector<worker::backlog_entry> &b = w.backlog_;
+  // Parents whose oldest entry stays: their later entries stay too.
+  constexpr int kMaxBlocked = 8;
+  task *blocked[kMaxBlocked];
+  int nblocked = 0;
+  bool progress = false;
+  for (std::size_t i = 0; i < b.size();) {
+    task *parent = b[i].parent;
+    bool behind = false;
+    for (int k = 0; k < nblocked; ++k)
+      behind |= blocked[k] == parent;
+    if (behind) {
+      ++i;
+      continue;
+    }
+    task *t = b[i].t;
+    submit_result r = engine_->submit(w, parent, t, b[i].deps.data(),
+                                      static_cast<int>(b[i].deps.size()));
+    if (r == submit_result::ready || r == submit_result::pending) {
+      b.erase(b.begin() + static_cast<std::ptrdiff_t>(i));
+      progress = true;
+      if (r == submit_result::ready)
+        w.push_ready(t);
+      continue;
+    }
+    worker_counters::bump(w.counters().full);
+    // Still refused: it runs here once its parent runs here (a task started
+    // on this stack above the parent need not descend from it: the
+    // tied-task constraint) and every earlier child has finished.
+    if (w.current() == parent &&
+        unfinished_children(w, parent) == backlogged(w, parent)) {
+      b.erase(b.begin() + static_cast<std::ptrdiff_t>(i));
+      worker_counters::bump(w.counters().serialized);
+      w.run_undeferred(t);
+      return true; // the backlog may have changed meanwhile
+    }
+    if (nblocked == kMaxBlocked)
+      return progress;
+    blocked[nblocked++] = parent;
+    ++i;
+  }
+  return progress;
+}
+
+void runtime::drain_own_backlog(worker &w) {
+  task *cur = w.current();
+  for (backoff idle({kFullBackoff.spins, backoff_policy::kForever});
+       backlogged(w, cur) != 0;) {
+    if (drain_backlog(w) || w.help_once())
+      idle.reset();
+    else
+      idle.pause();
+  }
+}
+
 bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
   task *parent = w.current();
-  if (w.throttled_ != parent)
+  if (w.throttled_ != parent || !w.backlog_.empty())
     return false;
   if (++w.inline_checks_ % kThrottleCheckEvery == 0 &&
       unfinished_children(w, parent) <= throttle_limit(w) / 2) {

@@ -1,5 +1,6 @@
 // The waits of a task: taskwait (every child), taskwait with dependences
 // (the children it names), taskgroups, and the exceptions they hand back.
+#include "core/engine_host.hpp"
 #include "core/runtime.hpp"
 #include "core/trace_points.hpp"
 
@@ -64,14 +65,42 @@ int runtime::wait_children_on(worker &w, const weft_dep *deps, int ndeps) {
   task *cur = w.current();
   if (cur->created == 0)
     return WEFT_OK;
+  // The engine orders the waiter after the children it has seen.
+  drain_own_backlog(w);
+  if (wait_on(w, cur, deps, ndeps, ndeps == 1))
+    return WEFT_OK;
+  // The engine cannot hold a waiter with all of these dependences now (full,
+  // its room perhaps held by a child that only our later code completes: a
+  // detached task's event) or ever (more than it takes). Waiting for each
+  // in turn is waiting for all: no child is created meanwhile.
+  for (int i = 0; i < ndeps; ++i)
+    if (!wait_on(w, cur, deps + i, 1, true))
+      return wait_all_children(w); // every child has finished
+  return WEFT_OK;
+}
+
+bool runtime::wait_on(worker &w, task *cur, const weft_dep *deps, int ndeps,
+                      bool retry) {
   alignas(64) task waiter{};
   waiter.flags = TASK_WAITER;
   waiter.arg = reinterpret_cast<void *>(static_cast<intptr_t>(w.id()));
   waiter.owner = static_cast<uint16_t>(w.id());
   waiter.refs.store(1, std::memory_order_relaxed);
   wait_result r = engine_->wait_deps(w, cur, &waiter, deps, ndeps);
+  // Refused: offer it again while children finish; once every child has
+  // finished there is nothing left to wait for.
+  for (backoff idle({kFullBackoff.spins, backoff_policy::kForever});
+       retry && r == wait_result::all;
+       r = engine_->wait_deps(w, cur, &waiter, deps, ndeps)) {
+    if (unfinished_children(w, cur) == 0)
+      return false;
+    if (w.help_once())
+      idle.reset();
+    else
+      idle.pause();
+  }
   if (r == wait_result::all)
-    return wait_all_children(w); // the engine cannot express this wait
+    return false;
   if (r == wait_result::waiter) {
     wait_scope ws(w.wait_state(), wait_kind::taskwait_on, cur,
                   ndeps == 1 ? deps[0].addr : nullptr);
@@ -79,7 +108,7 @@ int runtime::wait_children_on(worker &w, const weft_dep *deps, int ndeps) {
       return waiter.children.load(std::memory_order_acquire) != 0;
     });
   }
-  return WEFT_OK;
+  return true;
 }
 
 int runtime::taskgroup_begin(worker &w) {

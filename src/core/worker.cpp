@@ -271,6 +271,11 @@ __attribute__((always_inline)) inline void worker::run_body(task *t) {
       record_exception(t, std::current_exception());
     }
   }
+  // Children of t still in the backlog go to the engine (or run here)
+  // before t ends: engines take no child of a task after its end
+  // (dependency_engine::task_end).
+  if (__builtin_expect(!backlog_.empty(), 0))
+    rt_.drain_own_backlog(*this);
   if (__builtin_expect(task_data_ != nullptr, 0))
     end_task_data();
   current_ = prev;
@@ -665,6 +670,8 @@ bool worker::work_visible() {
 }
 
 bool worker::help_once() {
+  if (rt_.drain_backlog_if_any(*this))
+    return true;
   if (task *t = find_work()) {
     run_chain(t);
     // Back to the current task's own code, which may block: counts for

@@ -227,6 +227,19 @@ private:
   uint64_t unflushed_ = 0;
   // The parent that had too many unfinished children at its last check.
   task *throttled_ = nullptr;
+  // Children this worker created that a full engine kept refusing, in
+  // creation order, with their dependences: their creator went on (what
+  // frees the engine may come later in its own code: a detached task's
+  // fulfil). runtime::drain_backlog offers them again whenever this worker
+  // spawns, waits or looks for work, and runs one here, outside the engine,
+  // once its creator is the running task and every earlier child of it has
+  // finished.
+  struct backlog_entry {
+    task *parent;
+    task *t;
+    std::vector<weft_dep> deps;
+  };
+  std::vector<backlog_entry> backlog_;
   uint32_t inline_checks_ = 0; // run_inline calls since the last recheck
   uint64_t rng_;
   team *team_ = nullptr;
