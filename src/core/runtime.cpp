@@ -23,6 +23,7 @@ std::atomic<runtime *> g_runtime{nullptr};
 __attribute__((tls_model("initial-exec"))) thread_local worker *tl_worker =
     nullptr;
 std::size_t g_worker_stack_size = 0;
+throttle_window g_throttle_window = throttle_window::automatic;
 
 namespace {
 std::mutex g_start_lock;
@@ -60,6 +61,14 @@ int runtime::start(int nthreads, const char *call) {
   if (nthreads == 0)
     if (int rc = default_threads(nthreads); rc != WEFT_OK)
       return rc;
+  {
+    static const char *const kWindows[] = {"auto", "narrow", "wide"};
+    int mode = 0;
+    env::reader r;
+    if (!r.choice("WEFT_THROTTLE_WINDOW", kWindows, 3, mode) && !r.ok())
+      return set_error(WEFT_EINVAL, "%s", r.error().c_str());
+    g_throttle_window = static_cast<throttle_window>(mode);
+  }
   const char *e = env::get("WEFT_ENGINE");
   std::string name = e ? e : "sw";
   std::unique_ptr<dependency_engine> engine = make_engine(name, nthreads);

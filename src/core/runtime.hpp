@@ -128,6 +128,15 @@ private:
   void wait_all_tasks(worker &w);
   // parent's children not yet finished (after adding w's pending counts).
   static uint64_t unfinished_children(worker &w, task *parent);
+  // Whether the creator of parent's children (w) is over the throttle
+  // (divisor 1) or over half of it (2: what a throttled creator runs tasks
+  // down to): more ready tasks in w's deque than kThrottlePerThread per
+  // thread, or more unfinished children than kWindowPerThread per thread.
+  static bool over_throttle(worker &w, task *parent, uint64_t divisor);
+  // At the throttle's periodic checks: w's estimate of its task grain
+  // (whether the wide window applies), from the time per task it finished
+  // since the last estimate.
+  static void update_grain(worker &w);
   static void take_exception_into_tls(std::exception_ptr *e);
 
   // t could not go to the engine: run it here once every earlier child of
@@ -173,6 +182,10 @@ extern
     __attribute__((tls_model("initial-exec"))) thread_local worker *tl_worker;
 // Stack size of the threads weft starts (0: the system's default).
 extern std::size_t g_worker_stack_size;
+// WEFT_THROTTLE_WINDOW: auto (by the measured task grain), narrow or wide
+// (spawn.cpp, docs/architecture.md "Throttling").
+enum class throttle_window : int { automatic, narrow, wide };
+extern throttle_window g_throttle_window;
 
 } // namespace weft
 

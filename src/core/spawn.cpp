@@ -2,6 +2,7 @@
 // throttle, its submission to the engine (with back-pressure), and the ways a
 // task becomes ready outside the engine's answer (engine_ready, fulfill).
 #include "core/engine_host.hpp"
+#include "core/mailbox.hpp"
 #include "core/runtime.hpp"
 #include "core/trace_points.hpp"
 
@@ -16,16 +17,69 @@
 namespace weft {
 
 namespace {
-// A parent with more unfinished children than this per thread runs ready
-// tasks itself before creating more (bounds memory and the dependence map,
-// as libgomp's task throttling does).
+// The throttle. A creator runs ready tasks itself before creating more when
+// it has made more ready tasks than kThrottlePerThread per thread (tasks in
+// its deque, the figure libgomp uses), or when the parent has more
+// unfinished children per thread than its window: kNarrowPerThread for fine
+// tasks, kWidePerThread for coarse ones. A wide window lets a creator make
+// the tasks that still wait for a predecessor well ahead, so that a chain
+// (a block's kernels, iteration after iteration) exists when its first
+// task runs and goes on back to back on that worker through immediate
+// successors while its data is in cache; for fine tasks it would only make
+// descriptors go cold, so they keep the narrow one. Both bound memory and
+// the dependence map.
 inline constexpr uint64_t kThrottlePerThread = 64;
+inline constexpr uint64_t kNarrowPerThread = 64;
+inline constexpr uint64_t kWidePerThread = 1024;
 inline constexpr uint64_t kThrottleCheckEvery = 16;
-uint64_t throttle_limit(worker &w) {
-  return kThrottlePerThread * static_cast<uint64_t>(w.current_team()->size());
+
+// The grain clock: the TSC on x86-64 (one instruction), else nanoseconds.
+// Tasks longer than kCoarseTicks on average are coarse (about 4 us at a
+// 2.6 GHz TSC); the estimate is taken over at least kGrainTasks tasks.
+#if defined(__x86_64__)
+inline uint64_t grain_clock() { return __builtin_ia32_rdtsc(); }
+inline constexpr uint64_t kCoarseTicks = 10000;
+#else
+inline uint64_t grain_clock() { return mail_clock_ns(); }
+inline constexpr uint64_t kCoarseTicks = 4000;
+#endif
+inline constexpr uint64_t kGrainTasks = 8;
+
+uint64_t team_threads(worker &w) {
+  return static_cast<uint64_t>(w.current_team()->size());
+}
+
+bool wide_window(bool coarse) {
+  return g_throttle_window == throttle_window::wide ||
+         (g_throttle_window == throttle_window::automatic && coarse);
 }
 
 } // namespace
+
+bool runtime::over_throttle(worker &w, task *parent, uint64_t divisor) {
+  uint64_t n = team_threads(w);
+  uint64_t window = wide_window(w.coarse_) ? kWidePerThread : kNarrowPerThread;
+  return static_cast<uint64_t>(w.slot()->deque.size_hint()) >
+             kThrottlePerThread * n / divisor ||
+         unfinished_children(w, parent) > window * n / divisor;
+}
+
+void runtime::update_grain(worker &w) {
+  // The time this worker took per task it finished since the last estimate
+  // (spawning, waiting and idling included: an upper bound on the grain).
+  uint64_t fin = w.counters().finished.load(std::memory_order_relaxed);
+  if (w.grain_ticks_ == 0) {
+    w.grain_ticks_ = grain_clock();
+    w.grain_finished_ = fin;
+  } else if (fin - w.grain_finished_ >= kGrainTasks) {
+    uint64_t now = grain_clock();
+    w.coarse_ = now - w.grain_ticks_ > kCoarseTicks * (fin - w.grain_finished_);
+    w.grain_ticks_ = now;
+    w.grain_finished_ = fin;
+  }
+  if (wide_window(w.coarse_))
+    worker_counters::bump(w.counters().wide_checks);
+}
 
 uint64_t runtime::unfinished_children(worker &w, task *parent) {
   w.flush_finished_children();
@@ -69,9 +123,10 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
     }
   }
 
-  if (parent->created % kThrottleCheckEvery == 0)
-    w.throttled_ =
-        unfinished_children(w, parent) > throttle_limit(w) ? parent : nullptr;
+  if (parent->created % kThrottleCheckEvery == 0) {
+    update_grain(w);
+    w.throttled_ = over_throttle(w, parent, 1) ? parent : nullptr;
+  }
   if (w.throttled_ == parent && t->priority <= 0 &&
       engine_->ready_now(w, parent, deps, ndeps)) {
     // Plenty of queued work already: run it here and now (libgomp does the
@@ -123,8 +178,7 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
 
   if (w.throttled_ == parent) {
     // Still too much: run ready tasks until half of it is done.
-    while (unfinished_children(w, parent) > throttle_limit(w) / 2 &&
-           w.help_once()) {
+    while (over_throttle(w, parent, 2) && w.help_once()) {
     }
   }
   return WEFT_OK;
@@ -220,10 +274,12 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
   task *parent = w.current();
   if (w.throttled_ != parent || !w.backlog_.empty())
     return false;
-  if (++w.inline_checks_ % kThrottleCheckEvery == 0 &&
-      unfinished_children(w, parent) <= throttle_limit(w) / 2) {
-    w.throttled_ = nullptr;
-    return false;
+  if (++w.inline_checks_ % kThrottleCheckEvery == 0) {
+    update_grain(w);
+    if (!over_throttle(w, parent, 2)) {
+      w.throttled_ = nullptr;
+      return false;
+    }
   }
   if (!engine_->ready_now(w, parent, deps, ndeps))
     return false;

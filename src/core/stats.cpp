@@ -66,6 +66,11 @@ void runtime::print_stats() const {
       (unsigned long long)s.tasks_serialized,
       (unsigned long long)s.peak_map_entries,
       (unsigned long long)s.modelled_cycles, ws_engine_->name());
+  uint64_t wide = 0;
+  for (int i = 0; i < nthreads(); ++i)
+    wide += workers_[i]->counters().wide_checks.load(std::memory_order_relaxed);
+  std::fprintf(stderr, "weft stats:   throttle_wide_checks=%llu\n",
+               (unsigned long long)wide);
   for (const engine_counter &c : engine_counters())
     std::fprintf(stderr, "weft stats:   %s=%llu\n", c.name,
                  (unsigned long long)c.value);

@@ -42,6 +42,10 @@ int runtime::wait_all_children(worker &w) {
     // No child is left to touch the counter: start counting afresh.
     cur->children.store(kChildBias, std::memory_order_relaxed);
     cur->created = 0;
+    // Nothing left to throttle: the next child is judged afresh (not run
+    // in place on a verdict about the children just waited for).
+    if (w.throttled_ == cur)
+      w.throttled_ = nullptr;
     if (cur->domain)
       engine_->children_done(w, cur);
   }

@@ -41,6 +41,8 @@ extern std::atomic<bool> tied_scheduling;
 struct worker_counters {
   std::atomic<uint64_t> spawned{0}, finished{0}, steals{0}, immediate{0},
       sleeps{0}, full{0}, undeferred{0}, serialized{0};
+  // Throttle checks made with the wide window (coarse tasks, spawn.cpp).
+  std::atomic<uint64_t> wide_checks{0};
   static void bump(std::atomic<uint64_t> &c) {
     c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
@@ -240,6 +242,13 @@ private:
     std::vector<weft_dep> deps;
   };
   std::vector<backlog_entry> backlog_;
+  // The grain of the tasks this worker runs, estimated at throttle checks
+  // (runtime::throttle_check): clock ticks and tasks finished at the start
+  // of the current interval, and whether the last interval's tasks were
+  // coarse (the wide window applies).
+  uint64_t grain_ticks_ = 0;
+  uint64_t grain_finished_ = 0;
+  bool coarse_ = false;
   uint32_t inline_checks_ = 0; // run_inline calls since the last recheck
   uint64_t rng_;
   team *team_ = nullptr;

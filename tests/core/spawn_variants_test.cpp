@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace {
@@ -291,6 +293,167 @@ TEST(Priority, OneThreadRunsHigherPriorityFirst) {
   std::vector<int> sorted = order;
   std::sort(sorted.begin(), sorted.end(), std::greater<int>());
   EXPECT_EQ(order, sorted) << "ready tasks did not run in priority order";
+}
+
+} // namespace
+
+namespace {
+
+// The throttle (docs/architecture.md, "Throttling"): ready tasks count
+// against 64 per thread a creator may queue before it runs tasks itself;
+// unfinished children count against a window of 64 per thread for fine
+// tasks and 1024 per thread for coarse ones (the grain is measured by the
+// creator: the time it takes per task it finishes).
+constexpr long kReadyPerThread = 64;
+constexpr long kWidePerThread = 1024;
+
+void spin_us(int us) {
+  auto end = std::chrono::steady_clock::now() + std::chrono::microseconds(us);
+  while (std::chrono::steady_clock::now() < end) {
+  }
+}
+
+// Coarse tasks run on this thread until its estimate says so: with one
+// thread, 200 tasks of 20 us, most of them run by the creator when the
+// throttle stops it.
+void make_grain_coarse() {
+  for (int i = 0; i < 200; ++i)
+    weft::spawn([] { spin_us(20); });
+  weft::taskwait();
+}
+
+// STREAM's four kernels over nb blocks, iters times (bench/apps/stream.c):
+// copy c = a, scale b = c, add c = a + b, triad a = b + c, each task one
+// block of 10 us. Every task records its block in run order.
+struct StreamLog {
+  std::vector<int> blocks;
+  std::atomic<long> next{0};
+};
+struct StreamArg {
+  StreamLog *log;
+  int block;
+};
+void stream_kernel(void *p) {
+  auto *a = static_cast<StreamArg *>(p);
+  long i = a->log->next.fetch_add(1, std::memory_order_relaxed);
+  a->log->blocks[static_cast<size_t>(i)] = a->block;
+  spin_us(10);
+}
+
+// With one thread and coarse tasks, a block's kernels, iteration after
+// iteration, run back to back: every task is created before the first runs
+// (few are ready, and the wide window holds them all), and each task's end
+// makes the next kernel of its block ready, which runs next on the same
+// worker (immediate successor). With 64 unfinished children per thread as
+// the only limit, every block's copy ran before any block's scale.
+TEST(Throttle, OneThreadRunsEachCoarseChainBackToBack) {
+  if (weft_num_threads() != 1 || std::strcmp(wt::engine_name(), "sw") != 0)
+    GTEST_SKIP() << "the order is the sw engine's at one thread";
+  make_grain_coarse();
+  constexpr int kBlocks = 16, kIters = 8;
+  int a[kBlocks], b[kBlocks], c[kBlocks];
+  StreamLog log;
+  log.blocks.assign(kBlocks * 4 * kIters, -1);
+  for (int it = 0; it < kIters; ++it)
+    for (int k = 0; k < 4; ++k)
+      for (int x = 0; x < kBlocks; ++x) {
+        const void *src1 = k == 0 || k == 2 ? &a[x] : k == 1 ? &c[x] : &b[x];
+        const void *src2 = k == 2 ? &b[x] : k == 3 ? &c[x] : src1;
+        const void *dst = k == 0 || k == 2 ? &c[x] : k == 1 ? &b[x] : &a[x];
+        const weft_dep d[] = {
+            {src1, WEFT_IN}, {src2, WEFT_IN}, {dst, WEFT_OUT}};
+        StreamArg arg{&log, x};
+        ASSERT_EQ(
+            weft_spawn_copy(&stream_kernel, &arg, sizeof arg, d, 3, nullptr),
+            WEFT_OK)
+            << weft_last_error();
+      }
+  WT_TASKWAIT();
+  ASSERT_EQ(log.next.load(), kBlocks * 4 * kIters);
+  int switches = 0;
+  for (size_t i = 1; i < log.blocks.size(); ++i)
+    switches += log.blocks[i] != log.blocks[i - 1];
+  EXPECT_EQ(switches, kBlocks - 1)
+      << "a block's chain was interrupted by another block's task; "
+      << "the order: " << [&log] {
+           std::string o;
+           for (int x : log.blocks)
+             o += std::to_string(x) + " ";
+           return o;
+         }();
+}
+
+struct WindowProbe {
+  std::atomic<long> finished{0};
+  int spin = 0;
+};
+void window_task(void *p) {
+  auto *probe = static_cast<WindowProbe *>(p);
+  if (probe->spin)
+    spin_us(probe->spin);
+  probe->finished.fetch_add(1, std::memory_order_relaxed);
+}
+
+// created - finished: the most a creator had outstanding over n spawns
+// (with make_deps(d) dependences each, tasks of spin us).
+template <class Deps> long max_outstanding(long n, int spin, Deps make_deps) {
+  WindowProbe probe;
+  probe.spin = spin;
+  long most = 0;
+  for (long i = 0; i < n; ++i) {
+    weft_dep d[1];
+    int nd = make_deps(d);
+    EXPECT_EQ(weft_spawn(&window_task, &probe, d, nd), WEFT_OK)
+        << weft_last_error();
+    long out = i + 1 - probe.finished.load(std::memory_order_relaxed);
+    most = out > most ? out : most;
+  }
+  EXPECT_EQ(weft_taskwait(), WEFT_OK) << weft_last_error();
+  EXPECT_EQ(probe.finished.load(), n);
+  return most;
+}
+
+// One long chain: only its first task is ready, so the creator runs ahead
+// until the window of unfinished children stops it (checked every 16
+// spawns: up to 16 more); never past the wide window, whatever the grain.
+TEST(Throttle, WindowBoundsAChainsUnfinishedTasks) {
+  const long threads = weft_num_threads();
+  int x = 0;
+  long most =
+      max_outstanding(4 * kWidePerThread * threads, 0, [&x](weft_dep *d) {
+        d[0] = {&x, WEFT_INOUT};
+        return 1;
+      });
+  EXPECT_LE(most, kWidePerThread * threads + 16);
+}
+
+// With coarse tasks the wide window applies: the creator of a chain runs
+// ahead past 64 unfinished children (they wait for a predecessor, they are
+// not ready).
+TEST(Throttle, CoarseChainGetsTheWideWindow) {
+  if (weft_num_threads() != 1 || std::strcmp(wt::engine_name(), "sw") != 0)
+    GTEST_SKIP() << "the grain is the creator's own at one thread";
+  make_grain_coarse();
+  int x = 0;
+  long most = max_outstanding(2 * kWidePerThread, 5, [&x](weft_dep *d) {
+    d[0] = {&x, WEFT_INOUT};
+    return 1;
+  });
+  EXPECT_GT(most, kWidePerThread / 2)
+      << "tasks waiting for a predecessor stopped the creator early";
+  EXPECT_LE(most, kWidePerThread + 16);
+}
+
+// Independent tasks are all ready: the creator stops at 64 per thread in
+// its deque (plus one per thread running, plus the 16 between checks),
+// whatever the grain.
+TEST(Throttle, ReadyTasksStopTheCreatorAt64PerThread) {
+  if (std::strcmp(wt::engine_name(), "sw") != 0)
+    GTEST_SKIP() << "hardware engines queue ready tasks outside the deque";
+  const long threads = weft_num_threads();
+  long most = max_outstanding(8 * kReadyPerThread * threads, 0,
+                              [](weft_dep *) { return 0; });
+  EXPECT_LE(most, kReadyPerThread * threads + threads + 16);
 }
 
 } // namespace
