@@ -17,6 +17,9 @@
 //  3. Mixed: every rank runs tasks that make random calls concurrently (value
 //     results and graphs coming back), so restarts race with senders'
 //     reservations (lost restarts).
+//  4. Held result: each rank in turn holds one result graph for the whole
+//     test while its calls' results move five laps of its ring (result
+//     graphs are copied out of the ring into the arena on arrival).
 #include "../places/graph_util.hpp"
 
 #include <weft/dist.hpp>
