@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <sys/mman.h>
 
@@ -114,17 +115,11 @@ void region_allocator::commit(std::size_t pages) {
 }
 
 char *region_allocator::take_pages(std::size_t n) {
-  std::size_t first;
-  if (n == 1 && !free_pages_.empty()) {
-    first = free_pages_.back();
-    free_pages_.pop_back();
-  } else {
-    if (bump_ + n > npages_)
-      return nullptr;
-    first = bump_;
-    bump_ += n;
-    commit(bump_);
-  }
+  if (bump_ + n > npages_)
+    return nullptr;
+  std::size_t first = bump_;
+  bump_ += n;
+  commit(bump_);
   for (std::size_t i = first; i < first + n; ++i) {
     if (!pages_[i])
       pages_[i] = new page;
@@ -133,10 +128,74 @@ char *region_allocator::take_pages(std::size_t n) {
   return page_base(first);
 }
 
-char *region_allocator::take_slabs(int n) {
-  // First fit in a page with room, newest first (its slabs are warm).
-  for (std::size_t k = pages_with_room_.size(); k-- > 0;) {
-    std::size_t pi = pages_with_room_[k];
+bool region_allocator::refill(scheduler &s) {
+  ++s.pages.requests;
+  std::size_t n = 0;
+  if (!s.parent) {
+    // The top: fresh pages from the reserved range, lowest first out.
+    n = std::min(kPageBatch, npages_ - bump_);
+    for (std::size_t i = n; i-- > 0;)
+      s.pages.free.push_back(bump_ + i);
+    bump_ += n;
+    commit(bump_);
+  } else {
+    scheduler &p = *s.parent;
+    while (n < kPageBatch) {
+      // The parent asks its own parent once, when it has none to give.
+      if (p.pages.free.empty() && (n > 0 || !refill(p)))
+        break;
+      s.pages.free.push_back(p.pages.free.back());
+      p.pages.free.pop_back();
+      ++n;
+    }
+    p.pages.pages_out += n;
+  }
+  s.pages.pages_in += n;
+  return n > 0;
+}
+
+std::size_t region_allocator::pop_page(scheduler &s) {
+  if (s.pages.free.empty() && !refill(s))
+    return npages_;
+  std::size_t pi = s.pages.free.back();
+  s.pages.free.pop_back();
+  if (!pages_[pi])
+    pages_[pi] = new page;
+  ++pages_in_use_;
+  return pi;
+}
+
+void region_allocator::put_page(scheduler &s, std::size_t pi) {
+  // (A page passed on from a pool it only rested in may never have been
+  // used: no metadata yet.)
+  if (page *pg = pages_[pi])
+    pg->pool = nullptr;
+  if (!s.parent) {
+    madvise(page_base(pi), kPageSize, MADV_DONTNEED);
+    s.pages.free.push_back(pi);
+    return;
+  }
+  s.pages.free.push_back(pi);
+  if (s.pages.free.size() <= kPoolHighWater)
+    return;
+  // Past the high-water mark: all but a batch go up, the coldest (longest
+  // free) first; the parent may pass them on.
+  std::size_t give = s.pages.free.size() - kPageBatch;
+  std::vector<std::size_t> up(s.pages.free.begin(),
+                              s.pages.free.begin() + std::ptrdiff_t(give));
+  s.pages.free.erase(s.pages.free.begin(),
+                     s.pages.free.begin() + std::ptrdiff_t(give));
+  s.pages.pages_out += give;
+  s.parent->pages.pages_in += give;
+  for (std::size_t q : up)
+    put_page(*s.parent, q);
+}
+
+char *region_allocator::take_slabs(scheduler &s, int n) {
+  // First fit in a page of s with room, newest first (its slabs are warm).
+  std::vector<std::size_t> &room = s.pages.with_room;
+  for (std::size_t k = room.size(); k-- > 0;) {
+    std::size_t pi = room[k];
     page &pg = *pages_[pi];
     if (kSlabsPerPage - pg.nused < n)
       continue;
@@ -150,8 +209,8 @@ char *region_allocator::take_slabs(int n) {
           pg.used[j / 64] |= uint64_t(1) << (j % 64);
         pg.nused += n;
         if (pg.nused == kSlabsPerPage) {
-          pages_with_room_[k] = pages_with_room_.back();
-          pages_with_room_.pop_back();
+          room[k] = room.back();
+          room.pop_back();
           pg.listed = false;
         }
         slabs_in_use_ += n;
@@ -159,25 +218,26 @@ char *region_allocator::take_slabs(int n) {
       }
     }
   }
-  char *p = take_pages(1);
-  if (!p)
+  std::size_t pi = pop_page(s);
+  if (pi == npages_)
     return nullptr;
-  std::size_t pi = page_index(p);
   page &pg = *pages_[pi];
+  pg.pool = &s;
   for (int j = 0; j < n; ++j)
     pg.used[j / 64] |= uint64_t(1) << (j % 64);
   pg.nused = n;
   if (n < kSlabsPerPage) {
-    pages_with_room_.push_back(pi);
+    room.push_back(pi);
     pg.listed = true;
   }
   slabs_in_use_ += n;
-  return p;
+  return page_base(pi);
 }
 
 void region_allocator::give_slabs(char *first, int n) {
   std::size_t pi = page_index(first);
   page &pg = *pages_[pi];
+  scheduler &s = *pg.pool;
   int s0 = int((first - page_base(pi)) / kSlabSize);
   for (int j = s0; j < s0 + n; ++j) {
     pg.used[j / 64] &= ~(uint64_t(1) << (j % 64));
@@ -185,22 +245,22 @@ void region_allocator::give_slabs(char *first, int n) {
   }
   pg.nused -= n;
   slabs_in_use_ -= n;
+  std::vector<std::size_t> &room = s.pages.with_room;
   if (pg.nused == 0) {
-    // The whole page is free: back to the pool for any region to take.
+    // The whole page is free: back to its scheduler's pool.
     if (pg.listed) {
-      for (std::size_t k = 0; k < pages_with_room_.size(); ++k)
-        if (pages_with_room_[k] == pi) {
-          pages_with_room_[k] = pages_with_room_.back();
-          pages_with_room_.pop_back();
+      for (std::size_t k = 0; k < room.size(); ++k)
+        if (room[k] == pi) {
+          room[k] = room.back();
+          room.pop_back();
           break;
         }
       pg.listed = false;
     }
-    madvise(page_base(pi), kPageSize, MADV_DONTNEED);
-    free_pages_.push_back(pi);
     --pages_in_use_;
+    put_page(s, pi);
   } else if (!pg.listed) {
-    pages_with_room_.push_back(pi);
+    room.push_back(pi);
     pg.listed = true;
   }
 }
@@ -211,11 +271,17 @@ slab *region_allocator::new_slab(region &r, int cls, std::size_t size) {
   std::size_t nslabs = (bytes + kSlabSize - 1) / kSlabSize;
   char *data;
   if (nslabs <= std::size_t(kSlabsPerPage)) {
-    data = take_slabs(int(nslabs));
+    data = take_slabs(*r.owner, int(nslabs));
   } else {
     std::size_t npg = (bytes + kPageSize - 1) / kPageSize;
     data = take_pages(npg);
     nslabs = npg * kSlabsPerPage;
+    if (data)
+      for (std::size_t i = 0; i < npg; ++i) {
+        page &pg = *pages_[page_index(data) + i];
+        pg.whole = true;
+        pg.pool = r.owner;
+      }
   }
   if (!data) {
     delete s;
@@ -256,9 +322,11 @@ void region_allocator::drop_slab(slab *s) {
     for (std::size_t i = 0; i < s->span / kSlabsPerPage; ++i) {
       std::memset(slab_of_ + (first + i) * kSlabsPerPage, 0,
                   sizeof(slab *) * kSlabsPerPage);
-      madvise(page_base(first + i), kPageSize, MADV_DONTNEED);
-      free_pages_.push_back(first + i);
+      page &pg = *pages_[first + i];
+      scheduler &owner = *pg.pool;
+      pg.whole = false;
       --pages_in_use_;
+      put_page(owner, first + i);
     }
   }
   for (uint32_t i = 0; i < s->nobjs; ++i)
@@ -337,6 +405,85 @@ object_ref region_allocator::find(const void *addr) const {
   if (i >= s->nobjs || !s->slots[i].live)
     return {};
   return {s, i, off % s->obj_size == 0};
+}
+
+std::string region_allocator::check(const scheduler &top) const {
+  char buf[200];
+  auto fail = [&](const char *fmt, std::size_t a, std::size_t b) {
+    std::snprintf(buf, sizeof buf, fmt, a, b);
+    return std::string(buf);
+  };
+  // 1: free in a pool, 2: listed with room.
+  std::vector<unsigned char> seen(bump_, 0);
+  std::vector<const scheduler *> todo{&top};
+  while (!todo.empty()) {
+    const scheduler &s = *todo.back();
+    todo.pop_back();
+    for (const scheduler *c : s.children)
+      todo.push_back(c);
+    for (std::size_t pi : s.pages.free) {
+      if (pi >= bump_)
+        return fail("page %zu in scheduler %zu's pool was never taken", pi,
+                    std::size_t(s.id));
+      if (seen[pi] & 1)
+        return fail("page %zu is free in two pools (the second: "
+                    "scheduler %zu)",
+                    pi, std::size_t(s.id));
+      seen[pi] |= 1;
+    }
+    for (std::size_t pi : s.pages.with_room) {
+      const page *pg = pi < bump_ ? pages_[pi] : nullptr;
+      if (!pg || (seen[pi] & 2) || pg->pool != &s || !pg->listed ||
+          pg->nused == 0 || pg->nused == kSlabsPerPage)
+        return fail("page %zu is listed with room by scheduler %zu but is "
+                    "not a partly used page of its own (or listed twice)",
+                    pi, std::size_t(s.id));
+      seen[pi] |= 2;
+    }
+  }
+  std::size_t in_use = 0, slabs = 0;
+  for (std::size_t pi = 0; pi < bump_; ++pi) {
+    const page *pg = pages_[pi];
+    bool used = pg && (pg->nused > 0 || pg->whole);
+    bool pooled = seen[pi] & 1;
+    if (used == pooled)
+      return fail(used ? "page %zu is in use and free in a pool (%zu)"
+                       : "page %zu is neither in use nor in a pool: leaked "
+                         "(%zu)",
+                  pi, 0);
+    if (!used)
+      continue;
+    ++in_use;
+    if (!pg->pool)
+      return fail("page %zu is in use without a scheduler (%zu)", pi, 0);
+    if ((seen[pi] & 2) !=
+        ((pg->nused > 0 && pg->nused < kSlabsPerPage && !pg->whole) ? 2 : 0))
+      return fail("page %zu: listed with room is %zu, its use says "
+                  "otherwise",
+                  pi, std::size_t(seen[pi] & 2));
+    for (int j = 0; j < kSlabsPerPage; ++j) {
+      const slab *sl = slab_of_[pi * kSlabsPerPage + std::size_t(j)];
+      bool bit = pg->whole || (pg->used[j / 64] >> (j % 64) & 1);
+      if (bit != (sl != nullptr))
+        return fail("page %zu slab %zu: used bit and slab table disagree", pi,
+                    std::size_t(j));
+      if (!sl)
+        continue;
+      if (sl->owner->owner != pg->pool)
+        return fail("page %zu holds a slab of region %zu, which another "
+                    "scheduler owns",
+                    pi, std::size_t(sl->owner->id));
+      if (!pg->whole)
+        ++slabs;
+    }
+  }
+  if (in_use != pages_in_use_)
+    return fail("%zu pages in use, the count says %zu", in_use, pages_in_use_);
+  std::size_t small_slabs = slabs_in_use_;
+  if (slabs != small_slabs)
+    return fail("%zu slabs in use in carved pages, the count says %zu", slabs,
+                small_slabs);
+  return "";
 }
 
 } // namespace weft::regions

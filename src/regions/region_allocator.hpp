@@ -1,7 +1,10 @@
 // The region allocator: objects live in 4 KB slabs, each slab belongs to one
-// region (the region's slab pool), slabs are carved from 1 MB pages that a
-// shared page pool hands to regions and takes back when all of a page's
-// slabs are free again. Every page comes from one reserved address range,
+// region (the region's slab pool), slabs are carved from 1 MB pages of the
+// pool of the scheduler owning the region (Myrmics' page trading: a
+// scheduler out of pages asks its parent for a batch, the top asks the
+// reserved range; a page whose slabs are all free again goes back to its
+// scheduler's pool, and a pool past its high-water mark gives the surplus
+// back up). Every page comes from one reserved address range,
 // so the slab (and with it the region) of any address is found in O(1):
 // page index, then slab index, in a table. Slab metadata (owner, size
 // class, free list, per-object dependence nodes) is kept apart from the
@@ -12,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace weft::regions {
@@ -25,6 +29,11 @@ inline constexpr std::size_t kCommitChunk = std::size_t(2) << 20;
 // Objects up to this size share slabs; larger ones get a run of slabs (or
 // of pages beyond one page).
 inline constexpr std::size_t kMaxSmallObject = 2048;
+// Pages a scheduler asks its parent for at once, and the free pages a
+// scheduler below the top keeps before it gives back all but a batch (the
+// top keeps every page, returned to the kernel with MADV_DONTNEED).
+inline constexpr std::size_t kPageBatch = 4;
+inline constexpr std::size_t kPoolHighWater = 16;
 
 struct region;
 struct object_node;
@@ -89,19 +98,34 @@ public:
   // Statistics: pages handed out now and slabs in use.
   std::size_t pages_in_use() const { return pages_in_use_; }
   std::size_t slabs_in_use() const { return slabs_in_use_; }
+  // Checks the page and slab bookkeeping against the scheduler tree under
+  // top: every page taken from the reserved range is either in use (its
+  // slabs all owned by regions of the scheduler whose page it is, or one
+  // large object's) or free in exactly one scheduler's pool; no slab is
+  // owned twice; the counts agree. Returns "" or what is wrong.
+  std::string check(const scheduler &top) const;
 
 private:
   struct page {
     uint64_t used[kSlabsPerPage / 64] = {};
     int nused = 0;
-    bool listed = false; // in pages_with_room_
+    bool listed = false;       // in its scheduler's with_room list
+    bool whole = false;        // part of a large object of several pages
+    scheduler *pool = nullptr; // whose page it is while in use
   };
   std::size_t page_index(const void *p) const;
   char *page_base(std::size_t i) const { return base_ + i * kPageSize; }
   // A run of n contiguous free slabs (n <= kSlabsPerPage); first slab
   // address.
-  char *take_slabs(int n);
+  char *take_slabs(scheduler &s, int n);
+  // n >= 2 contiguous pages, from the reserved range.
   char *take_pages(std::size_t n);
+  // A free page of s's pool (refilled from above when empty), or npages_.
+  std::size_t pop_page(scheduler &s);
+  // Asks s's parent (the top: the reserved range) for a batch of pages.
+  bool refill(scheduler &s);
+  // Page pi is wholly free again: into s's pool (surplus up the tree).
+  void put_page(scheduler &s, std::size_t pi);
   // Makes pages [0, pages) accessible, in whole commit chunks.
   void commit(std::size_t pages);
   void give_slabs(char *first, int n);
@@ -120,8 +144,6 @@ private:
   std::size_t bump_ = 0;      // pages handed out at least once
   std::size_t committed_ = 0; // pages made accessible (>= bump_)
   std::vector<page *> pages_;
-  std::vector<std::size_t> free_pages_;
-  std::vector<std::size_t> pages_with_room_;
   std::size_t pages_in_use_ = 0, slabs_in_use_ = 0;
 };
 

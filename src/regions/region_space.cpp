@@ -45,16 +45,40 @@ void report_region_stats() {
   region_space &sp = region_space::get();
   scheduler_tree &tree = sp.schedulers();
   scheduler_tree::placement_totals t = tree.totals();
+  std::string requests;
+  for (uint64_t n : sp.page_requests_by_level())
+    requests += (requests.empty() ? "" : ",") + std::to_string(n);
   std::fprintf(stderr,
                "weft regions: schedulers=%s live_regions=%llu placed=%llu "
-               "on_chosen_worker=%llu (%.1f%%) on_chosen_leaf=%llu (%.1f%%)\n",
+               "on_chosen_worker=%llu (%.1f%%) on_chosen_leaf=%llu (%.1f%%) "
+               "page_requests_by_level=%s\n",
                tree.shape().c_str(), (unsigned long long)sp.live_regions(),
                (unsigned long long)t.placed, (unsigned long long)t.on_worker,
                t.placed ? 100.0 * double(t.on_worker) / double(t.placed) : 0.0,
                (unsigned long long)t.on_leaf,
-               t.placed ? 100.0 * double(t.on_leaf) / double(t.placed) : 0.0);
+               t.placed ? 100.0 * double(t.on_leaf) / double(t.placed) : 0.0,
+               requests.c_str());
 }
 } // namespace
+
+std::string region_space::check_allocator() {
+  std::lock_guard<std::mutex> lk(struct_lock_);
+  return alloc_.check(tree_.top());
+}
+
+std::vector<uint64_t> region_space::page_requests_by_level() {
+  std::lock_guard<std::mutex> lk(struct_lock_);
+  std::vector<uint64_t> out(std::size_t(tree_.levels()), 0);
+  std::vector<const scheduler *> todo{&tree_.top()};
+  while (!todo.empty()) {
+    const scheduler &s = *todo.back();
+    todo.pop_back();
+    out[std::size_t(s.level)] += s.pages.requests;
+    for (const scheduler *c : s.children)
+      todo.push_back(c);
+  }
+  return out;
+}
 
 region_space &region_space::get() {
   // Never destroyed: tasks and atexit handlers may use regions until exit.

@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <exception>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace weft::regions {
@@ -163,6 +164,12 @@ public:
   // (the owner of ref's region held)
   object_node &object_node_of(const object_ref &ref);
   region_allocator &allocator() { return alloc_; }
+  // The allocator's bookkeeping check (region_allocator::check), taking
+  // struct_lock; "" when it holds.
+  std::string check_allocator();
+  // Page requests (a pool ran out and asked above) made by the schedulers
+  // of each level, the top's first (WEFT_STATS).
+  std::vector<uint64_t> page_requests_by_level();
   // The object's node, if one exists (tasks use it), else nullptr.
   static object_node *existing_node(const object_ref &ref) {
     return ref.s->slots[ref.index].node;

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -26,6 +27,19 @@
 #include <vector>
 
 namespace weft::regions {
+
+// A scheduler's pool of 1 MB pages (Myrmics' page trading, docs/regions.md):
+// the region allocator carves the slabs of the regions the scheduler owns
+// from its pages; a scheduler out of free pages asks its parent for a batch
+// (the top asks the reserved range), and one holding more than a high-water
+// mark gives the surplus back up. Guarded by the region space's struct_lock
+// (region_allocator).
+struct page_pool {
+  std::vector<std::size_t> free;        // whole free pages (indices)
+  std::vector<std::size_t> with_room;   // carved pages with free slabs
+  uint64_t requests = 0;                // times it ran out and asked above
+  uint64_t pages_in = 0, pages_out = 0; // pages received from / given up
+};
 
 struct scheduler {
   int id = 0;    // pre-order index; the top is 0
@@ -45,6 +59,7 @@ struct scheduler {
   // rest ran elsewhere: their worker stayed busy past the mailbox's
   // patience, or the core ran them in their spawner (throttling).
   std::atomic<uint64_t> placed{0}, hits{0}, ran_here{0};
+  page_pool pages;
 
   bool is_ancestor_of(const scheduler &s) const; // or s itself
 };
