@@ -53,9 +53,11 @@ uint64_t team_threads(worker &w) {
 // Inline: the throttled creator asks after every child it makes.
 __attribute__((always_inline)) inline bool
 runtime::over_throttle(worker &w, task *parent, unsigned halve) {
+  // The call first: nothing needs to live across it.
+  uint64_t unfinished = unfinished_children(w, parent);
   uint64_t n = team_threads(w);
   uint64_t window = w.window_;
-  if (unfinished_children(w, parent) > (window * n >> halve))
+  if (unfinished > (window * n >> halve))
     return true;
   // Under the narrow window the ready tasks (at most the unfinished ones)
   // cannot be over the throttle if the children are not.
@@ -202,8 +204,10 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
   task *parent = w.current();
   if (w.throttled_ != parent)
     return false;
+  // The grain is estimated at the spawns' checks only (they see every
+  // task this worker finished, these included).
   if (++w.inline_checks_ % kThrottleCheckEvery == 0 &&
-      !throttle_recheck(w, parent, 1)) {
+      !over_throttle(w, parent, 1)) {
     w.throttled_ = nullptr;
     return false;
   }
