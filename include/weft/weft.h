@@ -84,9 +84,11 @@ WEFT_API int weft_thread_id(void);
 
 /* Spawn fn(arg) after the earlier siblings it depends on. deps may be NULL
  * when ndeps is 0. The caller keeps arg alive until the task has run. When
- * the caller already has many unfinished children (64 per thread) and the
- * task's dependences are met, weft may run it here before returning, as
- * OpenMP runtimes do: a task must not wait for a later sibling. */
+ * the caller already has many ready children (64 per thread) or unfinished
+ * ones (64 per thread, 1024 for coarse tasks: docs/architecture.md,
+ * "Throttling") and the task's dependences are met, weft may run it here
+ * before returning, as OpenMP runtimes do: a task must not wait for a later
+ * sibling. */
 WEFT_API int weft_spawn(weft_task_fn fn, void *arg, const weft_dep *deps,
                         int ndeps);
 

@@ -129,14 +129,16 @@ private:
   // parent's children not yet finished (after adding w's pending counts).
   static uint64_t unfinished_children(worker &w, task *parent);
   // Whether the creator of parent's children (w) is over the throttle
-  // (divisor 1) or over half of it (2: what a throttled creator runs tasks
-  // down to): more ready tasks in w's deque than kThrottlePerThread per
-  // thread, or more unfinished children than kWindowPerThread per thread.
-  static bool over_throttle(worker &w, task *parent, uint64_t divisor);
+  // (halve 0) or over half of it (halve 1: what a throttled creator runs
+  // tasks down to): more ready tasks in w's deque than kThrottlePerThread per
+  // thread, or more unfinished children than its window per thread.
+  static bool over_throttle(worker &w, task *parent, unsigned halve);
   // At the throttle's periodic checks: w's estimate of its task grain
   // (whether the wide window applies), from the time per task it finished
   // since the last estimate.
   static void update_grain(worker &w);
+  // update_grain, then over_throttle: the periodic check.
+  static bool throttle_recheck(worker &w, task *parent, unsigned halve);
   static void take_exception_into_tls(std::exception_ptr *e);
 
   // t could not go to the engine: run it here once every earlier child of

@@ -35,7 +35,8 @@ inline constexpr uint64_t kThrottleCheckEvery = 16;
 
 // The grain clock: the TSC on x86-64 (one instruction), else nanoseconds.
 // Tasks longer than kCoarseTicks on average are coarse (about 4 us at a
-// 2.6 GHz TSC); the estimate is taken over at least kGrainTasks tasks.
+// 2.6 GHz TSC); the estimate is taken over at least kGrainTasks tasks
+// (so the clock is read at most once per 64 tasks finished).
 #if defined(__x86_64__)
 inline uint64_t grain_clock() { return __builtin_ia32_rdtsc(); }
 inline constexpr uint64_t kCoarseTicks = 10000;
@@ -43,42 +44,59 @@ inline constexpr uint64_t kCoarseTicks = 10000;
 inline uint64_t grain_clock() { return mail_clock_ns(); }
 inline constexpr uint64_t kCoarseTicks = 4000;
 #endif
-inline constexpr uint64_t kGrainTasks = 8;
+inline constexpr uint64_t kGrainTasks = 64;
 
 uint64_t team_threads(worker &w) {
   return static_cast<uint64_t>(w.current_team()->size());
 }
 
-bool wide_window(bool coarse) {
-  return g_throttle_window == throttle_window::wide ||
-         (g_throttle_window == throttle_window::automatic && coarse);
-}
-
 } // namespace
 
-bool runtime::over_throttle(worker &w, task *parent, uint64_t divisor) {
+// Inline: the throttled creator asks after every child it makes.
+__attribute__((always_inline)) inline bool
+runtime::over_throttle(worker &w, task *parent, unsigned halve) {
+  // The call first: nothing needs to live across it.
+  uint64_t unfinished = unfinished_children(w, parent);
   uint64_t n = team_threads(w);
-  uint64_t window = wide_window(w.coarse_) ? kWidePerThread : kNarrowPerThread;
-  return static_cast<uint64_t>(w.slot()->deque.size_hint()) >
-             kThrottlePerThread * n / divisor ||
-         unfinished_children(w, parent) > window * n / divisor;
+  uint64_t window = w.window_;
+  if (unfinished > (window * n >> halve))
+    return true;
+  // Under the narrow window the ready tasks (at most the unfinished ones)
+  // cannot be over the throttle if the children are not.
+  return window > kThrottlePerThread &&
+         static_cast<uint64_t>(w.slot()->deque.size_hint()) >
+             (kThrottlePerThread * n >> halve);
 }
 
-void runtime::update_grain(worker &w) {
+inline void runtime::update_grain(worker &w) {
   // The time this worker took per task it finished since the last estimate
   // (spawning, waiting and idling included: an upper bound on the grain).
   uint64_t fin = w.counters().finished.load(std::memory_order_relaxed);
   if (w.grain_ticks_ == 0) {
     w.grain_ticks_ = grain_clock();
     w.grain_finished_ = fin;
+    if (g_throttle_window == throttle_window::wide)
+      w.window_ = static_cast<uint32_t>(kWidePerThread);
   } else if (fin - w.grain_finished_ >= kGrainTasks) {
     uint64_t now = grain_clock();
-    w.coarse_ = now - w.grain_ticks_ > kCoarseTicks * (fin - w.grain_finished_);
+    bool coarse =
+        now - w.grain_ticks_ > kCoarseTicks * (fin - w.grain_finished_);
     w.grain_ticks_ = now;
     w.grain_finished_ = fin;
+    bool wide = g_throttle_window == throttle_window::wide ||
+                (g_throttle_window == throttle_window::automatic && coarse);
+    w.window_ = static_cast<uint32_t>(wide ? kWidePerThread : kNarrowPerThread);
   }
-  if (wide_window(w.coarse_))
+  if (w.window_ > kNarrowPerThread)
     worker_counters::bump(w.counters().wide_checks);
+}
+
+// Out of line: the callers' fast paths (a creator that is not at a check)
+// stay as small as before.
+__attribute__((noinline)) bool
+runtime::throttle_recheck(worker &w, task *parent, unsigned halve) {
+  update_grain(w);
+  return over_throttle(w, parent, halve);
 }
 
 uint64_t runtime::unfinished_children(worker &w, task *parent) {
@@ -123,10 +141,8 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
     }
   }
 
-  if (parent->created % kThrottleCheckEvery == 0) {
-    update_grain(w);
-    w.throttled_ = over_throttle(w, parent, 1) ? parent : nullptr;
-  }
+  if (parent->created % kThrottleCheckEvery == 0)
+    w.throttled_ = throttle_recheck(w, parent, 0) ? parent : nullptr;
   if (w.throttled_ == parent && t->priority <= 0 &&
       engine_->ready_now(w, parent, deps, ndeps)) {
     // Plenty of queued work already: run it here and now (libgomp does the
@@ -178,7 +194,7 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
 
   if (w.throttled_ == parent) {
     // Still too much: run ready tasks until half of it is done.
-    while (over_throttle(w, parent, 2) && w.help_once()) {
+    while (over_throttle(w, parent, 1) && w.help_once()) {
     }
   }
   return WEFT_OK;
@@ -274,14 +290,16 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
   task *parent = w.current();
   if (w.throttled_ != parent || !w.backlog_.empty())
     return false;
-  if (++w.inline_checks_ % kThrottleCheckEvery == 0) {
-    update_grain(w);
-    if (!over_throttle(w, parent, 2)) {
-      w.throttled_ = nullptr;
-      return false;
-    }
+  // The grain is estimated at the spawns' checks only (they see every
+  // task this worker finished, these included).
+  if (++w.inline_checks_ % kThrottleCheckEvery == 0 &&
+      !over_throttle(w, parent, 1)) {
+    w.throttled_ = nullptr;
+    return false;
   }
-  if (!engine_->ready_now(w, parent, deps, ndeps))
+  // Through w: `this` need not survive the check's call (one register
+  // fewer to save on every call).
+  if (!w.rt().engine().ready_now(w, parent, deps, ndeps))
     return false;
   // Counted as spawned and run: the caller runs it at once.
   worker_counters::bump(w.counters().spawned);

@@ -243,12 +243,11 @@ private:
   };
   std::vector<backlog_entry> backlog_;
   // The grain of the tasks this worker runs, estimated at throttle checks
-  // (runtime::throttle_check): clock ticks and tasks finished at the start
-  // of the current interval, and whether the last interval's tasks were
-  // coarse (the wide window applies).
+  // (runtime::update_grain): clock ticks and tasks finished at the start
+  // of the current interval, and the window the last estimate chose.
   uint64_t grain_ticks_ = 0;
   uint64_t grain_finished_ = 0;
-  bool coarse_ = false;
+  uint32_t window_ = 64;       // unfinished children per thread (spawn.cpp)
   uint32_t inline_checks_ = 0; // run_inline calls since the last recheck
   uint64_t rng_;
   team *team_ = nullptr;

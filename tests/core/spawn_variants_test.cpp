@@ -416,8 +416,16 @@ template <class Deps> long max_outstanding(long n, int spin, Deps make_deps) {
 // One long chain: only its first task is ready, so the creator runs ahead
 // until the window of unfinished children stops it (checked every 16
 // spawns: up to 16 more); never past the wide window, whatever the grain.
+// One thread: with more, a throttled creator that finds nothing to run (the
+// chain's one ready task runs elsewhere) goes on creating.
 TEST(Throttle, WindowBoundsAChainsUnfinishedTasks) {
-  const long threads = weft_num_threads();
+  if (weft_num_threads() != 1)
+    GTEST_SKIP() << "a bound only when the creator runs the chain itself";
+  // The throttle is the engines' common code: the slow hardware models
+  // (nexus_thread: about 7 ms per task here) add nothing but time.
+  if (std::strcmp(wt::engine_name(), "sw") != 0)
+    GTEST_SKIP() << "the throttle is checked under the sw engine";
+  const long threads = 1;
   int x = 0;
   long most =
       max_outstanding(4 * kWidePerThread * threads, 0, [&x](weft_dep *d) {
