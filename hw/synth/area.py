@@ -131,6 +131,37 @@ tee -q -o xilinx.txt stat
             "bram": bram}
 
 
+def xilinx_modules(srcdir, unit, params, workdir):
+    """synth_xilinx with the hierarchy kept: LUT / FF / LUT-RAM / BRAM per
+    module (one instance each; the counts are the module's own cells, not
+    its children's). Each module is synthesized apart, so cross-boundary
+    optimisation is lost and the sum can exceed the flat count a little."""
+    files = " ".join(os.path.join(srcdir, f) for f in UNITS[unit])
+    chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
+    top = TOPS[unit]
+    run_yosys(f"""
+read_verilog -sv -DSYNTHESIS {files}
+chparam {chparam} {top}
+synth_xilinx -top {top}
+tee -q -o xilinx_hier.txt stat
+""", workdir)
+    out = {}
+    for block in re.split(r"^=== ", read(workdir, "xilinx_hier.txt"), flags=re.M)[1:]:
+        name = block.split(" ===", 1)[0].strip()
+        if name.startswith("design hierarchy"):
+            continue
+        cells = {k: int(v) for k, v in re.findall(r"^\s+(\w+)\s+(\d+)$", block, re.M)}
+        luts = sum(v for k, v in cells.items() if re.fullmatch(r"LUT\d", k))
+        ffs = sum(v for k, v in cells.items() if re.fullmatch(r"FD\w*", k))
+        ram = sum(v for k, v in cells.items() if k.startswith("RAM"))
+        bram = sum(v for k, v in cells.items() if k.startswith("RAMB"))
+        muxes = sum(v for k, v in cells.items() if k.startswith("MUXF"))
+        carry = sum(v for k, v in cells.items() if k.startswith("CARRY"))
+        out[name] = {"luts": luts, "ffs": ffs, "lutram_cells": ram - bram,
+                     "bram": bram, "muxf": muxes, "carry4": carry}
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--unit", default="hwse", choices=sorted(UNITS))
@@ -141,9 +172,15 @@ def main():
     ap.add_argument("--xlen", type=int, default=32,
                     help="register width (the paper's cluster is 32-bit)")
     ap.add_argument("--xilinx", action="store_true")
+    ap.add_argument("--modules", action="store_true",
+                    help="synth_xilinx per module, hierarchy kept (slow)")
+    ap.add_argument("--no-generic", action="store_true",
+                    help="skip the generic flow (with --xilinx / --modules)")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--json")
     a = ap.parse_args()
+    if a.no_generic and a.check:
+        ap.error("--check needs the generic flow's figures")
 
     if a.unit == "nexus":
         nexus(a)
@@ -153,9 +190,12 @@ def main():
         params = {"XLEN": a.xlen, "FIFO_DEPTH": depth}
         with tempfile.TemporaryDirectory() as w:
             r = {"unit": a.unit, "fifo_depth": depth, "xlen": a.xlen}
-            r.update(generic(a.hw, a.unit, params, w))
+            if not a.no_generic:
+                r.update(generic(a.hw, a.unit, params, w))
             if a.xilinx:
                 r["xilinx"] = xilinx(a.hw, a.unit, params, w)
+            if a.modules:
+                r["xilinx_modules"] = xilinx_modules(a.hw, a.unit, params, w)
         print(json.dumps(r), flush=True)
         results.append(r)
     if a.json:
@@ -184,9 +224,12 @@ def nexus(a):
         params = NEXUS_SIZES[name]
         with tempfile.TemporaryDirectory() as w:
             r = {"unit": "nexus", "sizes": name, **params}
-            r.update(generic(a.hw, "nexus", params, w, map_memories=False))
+            if not a.no_generic:
+                r.update(generic(a.hw, "nexus", params, w, map_memories=False))
             if a.xilinx:
                 r["xilinx"] = xilinx(a.hw, "nexus", params, w)
+            if a.modules:
+                r["xilinx_modules"] = xilinx_modules(a.hw, "nexus", params, w)
         print(json.dumps(r), flush=True)
         results.append(r)
     if a.json:

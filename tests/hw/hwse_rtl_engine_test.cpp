@@ -211,11 +211,13 @@ TEST(HwseRtlEquivalence, RandomStreamsGiveTheSameAnswersAndCycles) {
 // the unit served exactly the calls made (the serial meaning: one FETCH per
 // call, one END per member, one ALLOC / FREE per call). Returns the times
 // the unit was handed to a waiter.
-uint64_t concurrent(int threads, int max_passes) {
+uint64_t concurrent(int threads, int max_passes, int rounds = 6,
+                    uint64_t iterations = 3000,
+                    std::chrono::nanoseconds work = {}) {
   auto rtl = hwse_rtl::make_engine(cfg(32, 64), max_passes);
   uint64_t fetches = 0, allocs = 0, frees = 0;
-  for (int round = 0; round < 6; ++round) {
-    const uint64_t count = 3000 + uint64_t(round) * 17;
+  for (int round = 0; round < rounds; ++round) {
+    const uint64_t count = iterations + uint64_t(round) * 17;
     const uint64_t c = round % 3 == 0 ? 1 : uint64_t(round);
     ws_state ws;
     rtl->init(ws, make_loop(count, c,
@@ -241,6 +243,10 @@ uint64_t concurrent(int threads, int max_passes) {
             break;
           for (uint64_t i = b; i < e; ++i)
             hits[i].fetch_add(1, std::memory_order_relaxed);
+          // The chunk's work, so that the callers' rounds overlap.
+          for (const auto t0 = std::chrono::steady_clock::now();
+               std::chrono::steady_clock::now() - t0 < work;)
+            ;
           calls_alloc.fetch_add(1, std::memory_order_relaxed);
           void *p = rtl->alloc_descriptor();
           if (p) {
@@ -274,7 +280,7 @@ uint64_t concurrent(int threads, int max_passes) {
                 counter(s, "hwse_rtl.loop.fetch") +
                 counter(s, "hwse_rtl.guided.fetch"),
             fetches);
-  EXPECT_EQ(counter(s, "hwse_rtl.end"), uint64_t(6 * threads));
+  EXPECT_EQ(counter(s, "hwse_rtl.end"), uint64_t(rounds * threads));
   EXPECT_EQ(counter(s, "hwse_rtl.alloc"), allocs);
   EXPECT_EQ(counter(s, "hwse_rtl.free"), frees);
   return counter(s, "hwse_rtl.handoffs");
@@ -291,14 +297,18 @@ TEST(HwseRtlEngine, ConcurrentCallersFourThreads) {
 }
 // The owner hands the unit on after serving its own request whenever others
 // are queued. Callers queue behind each other when they run in parallel or
-// when the owner is preempted; rounds are repeated (for at most 5 s) until
-// that happened.
+// when the owner is preempted. Short rounds (with no passes every contended
+// request is a hand-off, slow on a loaded machine and under
+// ThreadSanitizer), with 2 us of work per chunk so that the callers
+// overlap, are repeated until that happened, for at most 10 s.
 TEST(HwseRtlEngine, ConcurrentCallersHandTheUnitOn) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  const auto until =
+      std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  const std::chrono::microseconds work(2);
   uint64_t handoffs = 0;
   while (handoffs == 0 && std::chrono::steady_clock::now() < until &&
          !HasFailure())
-    handoffs += concurrent(4, 0) + concurrent(2, 0);
+    handoffs += concurrent(4, 0, 1, 100, work) + concurrent(2, 0, 1, 100, work);
   EXPECT_GT(handoffs, 0u) << "the unit was never handed to a waiter";
 }
 
