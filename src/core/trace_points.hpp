@@ -256,6 +256,16 @@ inline void rspawn_analysed(worker &w, uint64_t t0) {
                     w.current()->trace_id, t0, trace::ticks_early());
 }
 
+// w placed the ready region task numbered seq: scheduler `from` handled
+// it, leaf `leaf` and worker `chosen` were chosen (rplace).
+inline void rplace(worker &w, uint64_t seq, uint32_t from, uint32_t leaf,
+                   int chosen) {
+  if (__builtin_expect(trace::on(), 0) && seq != 0)
+    w.trace_log()->put(trace::kind::rplace, 0, static_cast<uint32_t>(chosen),
+                       trace::ticks(), w.current()->trace_id,
+                       trace::rplace_arg(seq, from, leaf));
+}
+
 // w's current core task runs the region task numbered seq (rtask_run).
 inline void rtask_run(worker &w, uint64_t seq) {
   if (__builtin_expect(trace::on(), 0))

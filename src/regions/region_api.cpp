@@ -127,7 +127,7 @@ std::atomic<const scheduler *> &last_leaf_of(node &n) {
 // Places t by the score, from the scheduler handling it (the lowest common
 // ancestor of its arguments' owners) down to a leaf; the leaf becomes the
 // last producer of what t writes (as in Myrmics, at dispatch).
-scheduler &place(rtask &t) {
+scheduler &place(rtask &t, int &from_id) {
   scheduler_tree &tree = placing_tree();
   constexpr int kInline = 16;
   placement_arg inline_args[kInline];
@@ -147,6 +147,8 @@ scheduler &place(rtask &t) {
             : static_cast<object_node &>(n).s->obj_size;
     args[i] = {last_leaf_of(n).load(std::memory_order_relaxed), bytes};
   }
+  // place_task starts at the top when from's subtree has no workers.
+  from_id = from && from->workers > 0 ? from->id : 0;
   scheduler &leaf =
       tree.place_task(from ? *from : tree.top(), args, t.nentries);
   for (int i = 0; i < t.nentries; ++i)
@@ -172,11 +174,14 @@ void launch(ready_list &ready) {
       // The leaf by the score, a worker of the leaf by its load, and the
       // task to that worker's mailbox (the native team's member i is worker
       // i). Elsewhere (inside an OpenMP team) it is only counted as placed.
-      scheduler &leaf = place(*t);
+      int from = 0;
+      scheduler &leaf = place(*t, from);
       t->placed = &leaf;
       worker &w = *tl_worker;
       runtime &rt = w.rt();
       t->chosen = placing_tree().pick_worker(leaf, w.id());
+      trace_point::rplace(w, t->trace_seq, uint32_t(from), uint32_t(leaf.id),
+                          t->chosen);
       team &home = rt.initial_team();
       if (w.current_team() == &home) {
         task *core = w.alloc_task(run_rtask, t);

@@ -675,6 +675,7 @@ struct builder {
         on_phase(r);
         break;
       case kind::counter:
+      case kind::rplace:    // a scheduler's decision: not a step
       case kind::rtask_arg: // an annotation: no step of the graph
         break;
       case kind::task_spawn:

@@ -214,6 +214,8 @@ const char *name(kind k) {
     return "rtask_done";
   case kind::phase:
     return "phase";
+  case kind::rplace:
+    return "rplace";
   }
   return "unknown";
 }
