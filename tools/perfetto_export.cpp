@@ -415,6 +415,7 @@ private:
     case trace::kind::rspawn_arg:
     case trace::kind::rtask_run:
     case trace::kind::rtask_done:
+    case trace::kind::rwait:
       break; // region records: not exported yet
     case trace::kind::phase:
     case trace::kind::rplace:

@@ -237,6 +237,16 @@ inline uint64_t rtask_spawn(worker &w, uint64_t seq, uint32_t n) {
   return at;
 }
 
+// w's current task calls weft_wait on n analysed arguments (rwait), each
+// then given to rspawn_arg with the time this returns (0: not recorded).
+inline uint64_t rwait(worker &w, uint32_t n) {
+  if (!__builtin_expect(trace::on(), 0))
+    return 0;
+  uint64_t at = trace::ticks();
+  w.trace_log()->put(trace::kind::rwait, 0, n, at, w.current()->trace_id, 0);
+  return at;
+}
+
 // One argument of the spawn that rtask_spawn returned `at` for: type its
 // WEFT_ARG_* bits, what its region id or address, within the object's
 // region or the region's parent.

@@ -216,11 +216,16 @@ std::atomic<uint64_t> g_trace_seq{0};
 // The spawn of t, its arguments checked (rtask_spawn, rspawn_arg): before
 // it is enqueued, so before it can run.
 void trace_spawn(rtask &t) {
-  if (!__builtin_expect(trace::on(), 0) || t.waiter) // weft_wait: not a task
+  if (!__builtin_expect(trace::on(), 0))
     return;
-  t.trace_seq = g_trace_seq.fetch_add(1, std::memory_order_relaxed) + 1;
   worker &w = *tl_worker;
-  uint64_t at = trace_point::rtask_spawn(w, t.trace_seq, uint32_t(t.nentries));
+  uint64_t at;
+  if (t.waiter) { // weft_wait: not a task; its arguments (rwait)
+    at = trace_point::rwait(w, uint32_t(t.nentries));
+  } else {
+    t.trace_seq = g_trace_seq.fetch_add(1, std::memory_order_relaxed) + 1;
+    at = trace_point::rtask_spawn(w, t.trace_seq, uint32_t(t.nentries));
+  }
   for (int i = 0; i < t.nentries; ++i) {
     const node &n = *t.entries[i].target;
     uint32_t within =
@@ -731,8 +736,8 @@ int weft_wait(void *const *args, const int *types, int nargs) {
     destroy_rtask(t);
     return rc;
   }
-  // In a trace, a taskwait of the calling task: a replay waits for all its
-  // children so far (region tasks are its children in the task graph).
+  // In a trace, a taskwait of the calling task after its rwait record: a
+  // replay waits for the children whose arguments overlap the waited ones.
   trace_point::wait_token wk = trace_point::wait_begin(
       *w, trace::wait_kind::taskwait, w->current(), nullptr, 0);
   launch(ready);

@@ -31,12 +31,13 @@ inline std::string sys_error(const char *what, const std::string &path) {
 }
 
 inline constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'T', 'R', 'C', '1'};
-// 5: the placement decisions (kind 21). 4: the phase marks (kind 20). 3: the
+// 6: the arguments of weft_wait (kind 22). 5: the placement decisions
+// (kind 21). 4: the phase marks (kind 20). 3: the
 // region kinds 15-19 (a region's parent, a region task's spawn and arguments,
 // the core task that runs it). 2: times in ticks with the rate in the header,
 // overhead durations in ticks, the merged kinds 12-14. (Version 1 had times in
 // ns and no rate; it gained kind 11, rtask_arg, without a new number.)
-inline constexpr uint32_t kVersion = 5;
+inline constexpr uint32_t kVersion = 6;
 inline constexpr uint32_t kChunkMagic = 0x4b4e4843; // "CHNK"
 
 struct file_header {
@@ -111,9 +112,12 @@ enum class kind : uint8_t {
                     // (under a scheduler tree); count: the chosen worker;
                     // arg: rplace_arg(spawn number, handling scheduler,
                     // chosen leaf)
+  rwait = 22,       // task: the task calling weft_wait, before its
+                    // wait_begin; count: the waited arguments, as `count`
+                    // rspawn_arg records that follow
 };
 // The last record kind a reader knows.
-inline constexpr kind kLastKind = kind::rplace;
+inline constexpr kind kLastKind = kind::rwait;
 
 // An rplace record's arg: the region task's spawn number (bits 0-39), the
 // scheduler that handled the placement (the lowest common ancestor of its

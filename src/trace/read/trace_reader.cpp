@@ -216,6 +216,8 @@ const char *name(kind k) {
     return "phase";
   case kind::rplace:
     return "rplace";
+  case kind::rwait:
+    return "rwait";
   }
   return "unknown";
 }
