@@ -415,9 +415,12 @@ private:
     case trace::kind::rspawn_arg:
     case trace::kind::rtask_run:
     case trace::kind::rtask_done:
+    case trace::kind::rwait:
       break; // region records: not exported yet
     case trace::kind::phase:
-      break; // phase marks: for `weft sim --phase`, not exported
+    case trace::kind::rplace:
+      break; // phase marks and placements: not exported (`weft trace
+             // summary` counts placements)
     case trace::kind::task_spawn:
     case trace::kind::task_run:
     case trace::kind::task_done:

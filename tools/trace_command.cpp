@@ -330,6 +330,14 @@ int summary(const trace_options &o) {
       ++ov_n[r.sub];
       ov_ns[r.sub] += r.arg;
     }
+  // Placement decisions per (handling scheduler, chosen leaf).
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> placed;
+  uint64_t placements = 0;
+  for (const trace::record &r : d.records)
+    if (r.type == trace::kind::rplace) {
+      ++placements;
+      ++placed[{trace::rplace_from(r.arg), trace::rplace_leaf(r.arg)}];
+    }
   std::vector<interval> waits, regions;
   pair_up(d, waits, regions);
   std::array<uint64_t, 5> wait_n{}, wait_ns{};
@@ -362,6 +370,13 @@ int summary(const trace_options &o) {
     std::printf("wait      %-11s %8" PRIu64 " waits %15.3f ms\n",
                 trace::name(static_cast<trace::wait_kind>(k)), wait_n[k],
                 static_cast<double>(wait_ns[k]) / 1e6);
+  if (placements) {
+    std::printf("placed    %" PRIu64 " region tasks (scheduler -> leaf:",
+                placements);
+    for (const auto &[k, n] : placed)
+      std::printf(" %u->%u %" PRIu64, k.first, k.second, n);
+    std::printf(")\n");
+  }
   return 0;
 }
 

@@ -237,6 +237,16 @@ inline uint64_t rtask_spawn(worker &w, uint64_t seq, uint32_t n) {
   return at;
 }
 
+// w's current task calls weft_wait on n analysed arguments (rwait), each
+// then given to rspawn_arg with the time this returns (0: not recorded).
+inline uint64_t rwait(worker &w, uint32_t n) {
+  if (!__builtin_expect(trace::on(), 0))
+    return 0;
+  uint64_t at = trace::ticks();
+  w.trace_log()->put(trace::kind::rwait, 0, n, at, w.current()->trace_id, 0);
+  return at;
+}
+
 // One argument of the spawn that rtask_spawn returned `at` for: type its
 // WEFT_ARG_* bits, what its region id or address, within the object's
 // region or the region's parent.
@@ -254,6 +264,16 @@ inline void rspawn_analysed(worker &w, uint64_t t0) {
   if (__builtin_expect(t0 != 0, 0))
     trace::overhead(*w.trace_log(), trace::overhead_kind::spawn,
                     w.current()->trace_id, t0, trace::ticks_early());
+}
+
+// w placed the ready region task numbered seq: scheduler `from` handled
+// it, leaf `leaf` and worker `chosen` were chosen (rplace).
+inline void rplace(worker &w, uint64_t seq, uint32_t from, uint32_t leaf,
+                   int chosen) {
+  if (__builtin_expect(trace::on(), 0) && seq != 0)
+    w.trace_log()->put(trace::kind::rplace, 0, static_cast<uint32_t>(chosen),
+                       trace::ticks(), w.current()->trace_id,
+                       trace::rplace_arg(seq, from, leaf));
 }
 
 // w's current core task runs the region task numbered seq (rtask_run).

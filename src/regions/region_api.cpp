@@ -127,7 +127,7 @@ std::atomic<const scheduler *> &last_leaf_of(node &n) {
 // Places t by the score, from the scheduler handling it (the lowest common
 // ancestor of its arguments' owners) down to a leaf; the leaf becomes the
 // last producer of what t writes (as in Myrmics, at dispatch).
-scheduler &place(rtask &t) {
+scheduler &place(rtask &t, int &from_id) {
   scheduler_tree &tree = placing_tree();
   constexpr int kInline = 16;
   placement_arg inline_args[kInline];
@@ -147,6 +147,8 @@ scheduler &place(rtask &t) {
             : static_cast<object_node &>(n).s->obj_size;
     args[i] = {last_leaf_of(n).load(std::memory_order_relaxed), bytes};
   }
+  // place_task starts at the top when from's subtree has no workers.
+  from_id = from && from->workers > 0 ? from->id : 0;
   scheduler &leaf =
       tree.place_task(from ? *from : tree.top(), args, t.nentries);
   for (int i = 0; i < t.nentries; ++i)
@@ -172,11 +174,14 @@ void launch(ready_list &ready) {
       // The leaf by the score, a worker of the leaf by its load, and the
       // task to that worker's mailbox (the native team's member i is worker
       // i). Elsewhere (inside an OpenMP team) it is only counted as placed.
-      scheduler &leaf = place(*t);
+      int from = 0;
+      scheduler &leaf = place(*t, from);
       t->placed = &leaf;
       worker &w = *tl_worker;
       runtime &rt = w.rt();
       t->chosen = placing_tree().pick_worker(leaf, w.id());
+      trace_point::rplace(w, t->trace_seq, uint32_t(from), uint32_t(leaf.id),
+                          t->chosen);
       team &home = rt.initial_team();
       if (w.current_team() == &home) {
         task *core = w.alloc_task(run_rtask, t);
@@ -211,11 +216,16 @@ std::atomic<uint64_t> g_trace_seq{0};
 // The spawn of t, its arguments checked (rtask_spawn, rspawn_arg): before
 // it is enqueued, so before it can run.
 void trace_spawn(rtask &t) {
-  if (!__builtin_expect(trace::on(), 0) || t.waiter) // weft_wait: not a task
+  if (!__builtin_expect(trace::on(), 0))
     return;
-  t.trace_seq = g_trace_seq.fetch_add(1, std::memory_order_relaxed) + 1;
   worker &w = *tl_worker;
-  uint64_t at = trace_point::rtask_spawn(w, t.trace_seq, uint32_t(t.nentries));
+  uint64_t at;
+  if (t.waiter) { // weft_wait: not a task; its arguments (rwait)
+    at = trace_point::rwait(w, uint32_t(t.nentries));
+  } else {
+    t.trace_seq = g_trace_seq.fetch_add(1, std::memory_order_relaxed) + 1;
+    at = trace_point::rtask_spawn(w, t.trace_seq, uint32_t(t.nentries));
+  }
   for (int i = 0; i < t.nentries; ++i) {
     const node &n = *t.entries[i].target;
     uint32_t within =
@@ -726,8 +736,8 @@ int weft_wait(void *const *args, const int *types, int nargs) {
     destroy_rtask(t);
     return rc;
   }
-  // In a trace, a taskwait of the calling task: a replay waits for all its
-  // children so far (region tasks are its children in the task graph).
+  // In a trace, a taskwait of the calling task after its rwait record: a
+  // replay waits for the children whose arguments overlap the waited ones.
   trace_point::wait_token wk = trace_point::wait_begin(
       *w, trace::wait_kind::taskwait, w->current(), nullptr, 0);
   launch(ready);

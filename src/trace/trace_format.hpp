@@ -31,12 +31,13 @@ inline std::string sys_error(const char *what, const std::string &path) {
 }
 
 inline constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'T', 'R', 'C', '1'};
-// 4: the phase marks (kind 20). 3: the region kinds 15-19 (a region's parent, a
-// region task's spawn and arguments, the core task that runs it). 2: times in
-// ticks with the rate in the header, overhead durations in ticks, the merged
-// kinds 12-14. (Version 1 had times in ns and no rate; it gained kind 11,
-// rtask_arg, without a new number.)
-inline constexpr uint32_t kVersion = 4;
+// 6: the arguments of weft_wait (kind 22). 5: the placement decisions
+// (kind 21). 4: the phase marks (kind 20). 3: the
+// region kinds 15-19 (a region's parent, a region task's spawn and arguments,
+// the core task that runs it). 2: times in ticks with the rate in the header,
+// overhead durations in ticks, the merged kinds 12-14. (Version 1 had times in
+// ns and no rate; it gained kind 11, rtask_arg, without a new number.)
+inline constexpr uint32_t kVersion = 6;
 inline constexpr uint32_t kChunkMagic = 0x4b4e4843; // "CHNK"
 
 struct file_header {
@@ -107,9 +108,30 @@ enum class kind : uint8_t {
   phase = 20,       // task: the task that called weft_trace_phase_begin/end;
                     // sub: phase_edge; the phase's name, NUL-padded: its
                     // first 8 bytes in arg, the next 4 in count
+  rplace = 21,      // task: the task whose worker placed a ready region task
+                    // (under a scheduler tree); count: the chosen worker;
+                    // arg: rplace_arg(spawn number, handling scheduler,
+                    // chosen leaf)
+  rwait = 22,       // task: the task calling weft_wait, before its
+                    // wait_begin; count: the waited arguments, as `count`
+                    // rspawn_arg records that follow
 };
 // The last record kind a reader knows.
-inline constexpr kind kLastKind = kind::phase;
+inline constexpr kind kLastKind = kind::rwait;
+
+// An rplace record's arg: the region task's spawn number (bits 0-39), the
+// scheduler that handled the placement (the lowest common ancestor of its
+// arguments' owners; bits 40-51) and the leaf it chose (bits 52-63),
+// schedulers by pre-order id (top 0).
+inline uint64_t rplace_arg(uint64_t seq, uint32_t from, uint32_t leaf) {
+  return (seq & ((uint64_t(1) << 40) - 1)) | (uint64_t(from & 0xfff) << 40) |
+         (uint64_t(leaf & 0xfff) << 52);
+}
+inline uint64_t rplace_seq(uint64_t arg) {
+  return arg & ((uint64_t(1) << 40) - 1);
+}
+inline uint32_t rplace_from(uint64_t arg) { return (arg >> 40) & 0xfff; }
+inline uint32_t rplace_leaf(uint64_t arg) { return uint32_t(arg >> 52); }
 
 // A phase mark's sub.
 enum class phase_edge : uint8_t { begin = 1, end = 2 };

@@ -230,10 +230,11 @@ TEST(MergedRecords, SpawnWithoutItsDepsIsAnError) {
 }
 
 // A version 1 file (112-byte header, times in ns) and a version 3 file
-// (before the phase marks) are refused, naming their version, by both
+// (before the phase marks), 4 (before the placements) and 5 (before
+// weft_wait's arguments) are refused, naming their version, by both
 // readers.
 TEST(MergedRecords, OldVersionIsRefusedNamingIt) {
-  for (uint32_t old : {1u, 3u}) {
+  for (uint32_t old : {1u, 3u, 4u, 5u}) {
     std::string path = temp_path("old");
     {
       std::vector<char> b(112 + sizeof(trace::chunk_header) +
@@ -262,7 +263,7 @@ TEST(MergedRecords, OldVersionIsRefusedNamingIt) {
             what.find("trace format version " + std::to_string(old) + ","),
             std::string::npos)
             << what;
-        EXPECT_NE(what.find("reads version 4"), std::string::npos) << what;
+        EXPECT_NE(what.find("reads version 6"), std::string::npos) << what;
         EXPECT_NE(what.find(path), std::string::npos) << what;
       }
     }

@@ -170,3 +170,84 @@ TEST(RegionGraph, InconsistentRegionRecords) {
 }
 
 } // namespace
+
+namespace {
+// The children a task's taskwait_on steps wait for, as region task
+// numbers (core task 100 + k), one list per wait.
+std::vector<std::vector<uint64_t>> waited(const wt::task_graph &g,
+                                          uint64_t task) {
+  const wt::task_node &n = g.tasks[g.index_of(task)];
+  std::vector<std::vector<uint64_t>> v;
+  for (uint32_t s = 0; s < n.nsteps; ++s) {
+    const wt::step &st = g.steps[n.first_step + s];
+    if (st.type == step_kind::taskwait) {
+      v.push_back({999}); // a wait for all children
+    } else if (st.type == step_kind::taskwait_on) {
+      std::vector<uint64_t> w;
+      for (uint32_t k = 0; k < st.count; ++k)
+        w.push_back(g.tasks[g.waits[st.value + k]].id - 100);
+      std::sort(w.begin(), w.end());
+      v.push_back(w);
+    }
+  }
+  return v;
+}
+} // namespace
+
+// weft_wait (rwait, then a taskwait) waits only for the children spawned
+// before it whose arguments overlap the waited ones, one of them writing:
+// regions A (1) and B (2), x in A, y in B; tasks 1 (inout x), 2 (inout y),
+// 3 (in A); wait (in A): task 1 only (3 reads); task 4 (out A); wait
+// (inout y): task 2; wait (inout A): tasks 1, 3 and 4.
+TEST(RegionGraph, WeftWaitWaitsForTheOverlappingChildrenOnly) {
+  const uint64_t x = 0x1000, y = 0x2000;
+  trace_builder b;
+  b.root(0, 1, 0);
+  b.region_new(0, 1, 1, 1, 0);
+  b.region_new(0, 2, 1, 2, 0);
+  b.rtask_spawn(0, 10, 1, 1, {{kInout, x, 1}});
+  b.rtask_spawn(0, 11, 1, 2, {{kInout, y, 2}});
+  b.rtask_spawn(0, 12, 1, 3, {{kIn | kReg, 1, 0}});
+  b.create(0, 13, 101, 1);
+  b.create(0, 13, 102, 1);
+  b.rwait(0, 14, 1, {{kIn | kReg, 1, 0}});
+  b.wait_begin(0, 15, 1, wt::wait_kind::taskwait);
+  b.begin(1, 20, 101);
+  b.rtask_run(1, 20, 101, 1);
+  b.end(1, 30, 101);
+  b.create(1, 30, 103, 1);
+  b.begin(1, 31, 102);
+  b.rtask_run(1, 31, 102, 2);
+  b.end(1, 40, 102);
+  b.wait_end(0, 41, 1, wt::wait_kind::taskwait);
+  b.rtask_spawn(0, 42, 1, 4, {{kOut | kReg, 1, 0}});
+  b.rwait(0, 43, 1, {{kInout, y, 2}});
+  b.wait_begin(0, 44, 1, wt::wait_kind::taskwait);
+  b.wait_end(0, 45, 1, wt::wait_kind::taskwait);
+  b.rwait(0, 46, 1, {{kInout | kReg, 1, 0}});
+  b.wait_begin(0, 47, 1, wt::wait_kind::taskwait);
+  b.begin(1, 50, 103);
+  b.rtask_run(1, 50, 103, 3);
+  b.end(1, 60, 103);
+  b.create(1, 60, 104, 1);
+  b.begin(1, 61, 104);
+  b.rtask_run(1, 61, 104, 4);
+  b.end(1, 70, 104);
+  b.wait_end(0, 71, 1, wt::wait_kind::taskwait);
+  b.end(0, 80, 1);
+  wt::task_graph g = wt::build_graph(b.data());
+  using v = std::vector<std::vector<uint64_t>>;
+  EXPECT_EQ(waited(g, 1), (v{{1}, {2}, {1, 3, 4}}));
+  for (uint64_t k : {1, 2, 3})
+    EXPECT_EQ(g.tasks[g.index_of(100 + k)].parent, g.index_of(1));
+}
+
+TEST(RegionGraph, RwaitWithoutItsWaitIsAnError) {
+  trace_builder b;
+  b.root(0, 1, 0);
+  b.region_new(0, 1, 1, 1, 0);
+  b.rwait(0, 2, 1, {{kIn | kReg, 1, 0}});
+  b.end(0, 5, 1);
+  EXPECT_EQ(graph_error(b), "trace: task 1: an rwait record without a "
+                            "taskwait wait_begin after it");
+}

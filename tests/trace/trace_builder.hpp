@@ -85,6 +85,14 @@ public:
     for (const rarg &a : args)
       add(th, trace::kind::rspawn_arg, time, by, a.what, a.within, a.bits);
   }
+  // Task `by` calls weft_wait on these arguments (rwait).
+  void rwait(uint16_t th, uint64_t time, uint64_t by,
+             const std::vector<rarg> &args) {
+    add(th, trace::kind::rwait, time, by, 0,
+        static_cast<uint32_t>(args.size()));
+    for (const rarg &a : args)
+      add(th, trace::kind::rspawn_arg, time, by, a.what, a.within, a.bits);
+  }
   void rtask_run(uint16_t th, uint64_t time, uint64_t core, uint64_t seq) {
     add(th, trace::kind::rtask_run, time, core, seq);
   }

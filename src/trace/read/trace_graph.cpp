@@ -67,6 +67,18 @@ struct builder {
     uint64_t begin_ns, end_ns;
   };
   std::vector<closed_phase> closed_phases;
+  // weft_wait's arguments (rwait) until its wait_begin, then the wait.
+  struct waited {
+    uint32_t first_arg, nargs;
+  };
+  std::unordered_map<uint32_t, waited> open_rwait;
+  struct exact_wait {
+    uint32_t task;
+    std::size_t orig_at, step_at; // its step in `steps`, before and after
+                                  // bind_region_tasks
+    uint32_t first_arg, nargs;
+  };
+  std::vector<exact_wait> exact_waits;
 
   explicit builder(const trace_data &td) : t(td) {}
 
@@ -265,6 +277,11 @@ struct builder {
     read_deps(i, r.task);
     switch (wait_kind(r.sub)) {
     case wait_kind::taskwait:
+      if (auto it = open_rwait.find(k); it != open_rwait.end()) {
+        exact_waits.push_back({k, steps.size(), steps.size(),
+                               it->second.first_arg, it->second.nargs});
+        open_rwait.erase(it);
+      }
       add_step(k, step_kind::taskwait, 0, 0);
       break;
     case wait_kind::taskwait_on: {
@@ -353,14 +370,28 @@ struct builder {
       fail(r.task, "rtask_spawn of region task number " +
                        std::to_string(r.arg) +
                        (r.arg == 0 ? "" : ", spawned before"));
-    if (i + r.count >= t.records.size())
-      fail(r.task, "fewer rspawn_arg records than its rtask_spawn's count");
     rspawn sp{k, r.arg, 0, static_cast<uint32_t>(rargs.size()), r.count};
+    read_rargs(i, "rtask_spawn");
+    advance(thread(r.thread), r.time);
+    flush(k);
+    sp.step_at = steps.size();
+    add_step(k, step_kind::create, kNone, 0); // bound later
+    spawns.push_back(sp);
+    return r.count;
+  }
+
+  // The `count` rspawn_arg records after records[i] (an rtask_spawn or an
+  // rwait), appended to rargs.
+  void read_rargs(std::size_t i, const char *what) {
+    const record &r = t.records[i];
+    if (i + r.count >= t.records.size())
+      fail(r.task, std::string("fewer rspawn_arg records than its ") + what +
+                       "'s count");
     for (uint32_t a = 1; a <= r.count; ++a) {
       const record &d = t.records[i + a];
       if (d.type != kind::rspawn_arg || d.task != r.task)
         fail(r.task, "expected " + std::to_string(r.count) +
-                         " rspawn_arg records after its rtask_spawn");
+                         " rspawn_arg records after its " + what);
       if ((d.sub & (region_arg_in | region_arg_out)) == 0 ||
           (d.sub & ~(region_arg_in | region_arg_out | region_arg_region)))
         fail(r.task, "region task argument " + std::to_string(d.arg) +
@@ -370,11 +401,18 @@ struct builder {
              "region task argument of region id " + std::to_string(d.arg));
       rargs.push_back({d.sub, d.count, d.arg});
     }
-    advance(thread(r.thread), r.time);
-    flush(k);
-    sp.step_at = steps.size();
-    add_step(k, step_kind::create, kNone, 0); // bound later
-    spawns.push_back(sp);
+  }
+
+  // weft_wait's arguments: its wait_begin waits for the children whose
+  // arguments overlap them (resolve_exact_waits).
+  uint32_t on_rwait(std::size_t i) {
+    const record &r = t.records[i];
+    uint32_t k = known(r.task, "rwait");
+    require_running(k, "rwait");
+    waited w{static_cast<uint32_t>(rargs.size()), r.count};
+    read_rargs(i, "rwait");
+    if (!open_rwait.emplace(k, w).second)
+      fail(r.task, "two rwait records without a wait_begin between them");
     return r.count;
   }
 
@@ -454,6 +492,8 @@ struct builder {
       c.begin_at = moved[c.begin_at];
       c.end_at = moved[c.end_at];
     }
+    for (exact_wait &e : exact_waits)
+      e.step_at = moved[e.orig_at];
   }
 
   // The phases, their step positions counted in their task's timeline.
@@ -605,6 +645,67 @@ struct builder {
     }
   }
 
+  // The node of a region task argument in the region tree.
+  uint32_t arg_rnode(const rarg &ra, uint64_t task) {
+    if (ra.bits & region_arg_region)
+      return region_rnode(uint32_t(ra.what), task);
+    auto key = std::make_pair(ra.what, ra.within);
+    auto it = object_node.find(key);
+    if (it == object_node.end())
+      it = object_node.emplace(key, new_rnode(region_rnode(ra.within, task)))
+               .first;
+    return it->second;
+  }
+
+  bool at_or_below(uint32_t n, uint32_t above) const {
+    for (uint32_t m = n; m != kNone; m = rtree[m].parent)
+      if (m == above)
+        return true;
+    return false;
+  }
+
+  // Each weft_wait (an rwait, then its taskwait) becomes a taskwait_on of
+  // the region children spawned before it whose arguments overlap the
+  // waited ones, one of the two writing (sys_wait: the arguments come back
+  // with the requested access).
+  void resolve_exact_waits(const std::vector<uint32_t> &core_of) {
+    if (exact_waits.empty())
+      return;
+    if (region_node.empty())
+      region_node.emplace(0, new_rnode(kNone));
+    std::unordered_map<uint32_t, std::vector<uint32_t>> by_spawner;
+    for (std::size_t s = 0; s < spawns.size(); ++s)
+      by_spawner[spawns[s].spawner].push_back(static_cast<uint32_t>(s));
+    for (const exact_wait &e : exact_waits) {
+      const uint64_t id = g.tasks[e.task].id;
+      std::vector<std::pair<uint32_t, bool>> want;
+      for (uint32_t a = 0; a < e.nargs; ++a) {
+        const rarg &ra = rargs[e.first_arg + a];
+        want.emplace_back(arg_rnode(ra, id), (ra.bits & region_arg_out) != 0);
+      }
+      std::size_t first = g.waits.size();
+      for (uint32_t s : by_spawner[e.task]) {
+        const rspawn &sp = spawns[s];
+        if (sp.step_at >= e.orig_at)
+          break; // spawned after the wait
+        bool hit = false;
+        for (uint32_t a = 0; a < sp.nargs && !hit; ++a) {
+          const rarg &ra = rargs[sp.first_arg + a];
+          uint32_t n = arg_rnode(ra, id);
+          bool w = (ra.bits & region_arg_out) != 0;
+          for (auto [m, mw] : want)
+            if ((w || mw) && (at_or_below(n, m) || at_or_below(m, n)))
+              hit = true;
+        }
+        if (hit)
+          g.waits.push_back(core_of[s]);
+      }
+      steps[e.step_at].second =
+          step{step_kind::taskwait_on,
+               static_cast<uint32_t>(g.waits.size() - first), first};
+    }
+  }
+
   // Steps and edges into per-task ranges (a counting sort keeps the order).
   template <class Pair, class T, class Get>
   void bucket(const std::vector<Pair> &in, std::vector<T> &out, Get get,
@@ -663,6 +764,9 @@ struct builder {
       case kind::rtask_spawn:
         i += on_rtask_spawn(i);
         break;
+      case kind::rwait:
+        i += on_rwait(i);
+        break;
       case kind::rspawn_arg:
         fail(r.task, "rspawn_arg record without an rtask_spawn");
       case kind::rtask_run:
@@ -675,6 +779,7 @@ struct builder {
         on_phase(r);
         break;
       case kind::counter:
+      case kind::rplace:    // a scheduler's decision: not a step
       case kind::rtask_arg: // an annotation: no step of the graph
         break;
       case kind::task_spawn:
@@ -693,6 +798,9 @@ struct builder {
                                 std::to_string(g.tasks[k].worker) +
                                 " but never ended");
     }
+    if (!open_rwait.empty())
+      fail(g.tasks[open_rwait.begin()->first].id,
+           "an rwait record without a taskwait wait_begin after it");
     if (!open_phases.empty())
       fail(g.tasks[open_phases.begin()->second.task].id,
            "phase '" + open_phases.begin()->first + "' never ended");
@@ -700,6 +808,7 @@ struct builder {
     bind_region_tasks(core_of);
     place_phases();
     region_edges(core_of);
+    resolve_exact_waits(core_of);
     bucket(
         steps, g.steps, [](const auto &p) { return p.second; },
         &task_node::first_step, &task_node::nsteps);

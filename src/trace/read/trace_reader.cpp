@@ -214,6 +214,10 @@ const char *name(kind k) {
     return "rtask_done";
   case kind::phase:
     return "phase";
+  case kind::rplace:
+    return "rplace";
+  case kind::rwait:
+    return "rwait";
   }
   return "unknown";
 }
