@@ -1,5 +1,5 @@
 # weft — the commands a newcomer needs: `make demo` and `make test`.
-.PHONY: all build deps install package test test-release test-tsan bench demo asan clean format format-check
+.PHONY: all build deps install package test test-release test-tsan test-debug bench demo asan clean format format-check
 
 all: build
 
@@ -38,6 +38,14 @@ test-tsan: deps
 	@cmake --build --preset tsan
 	@ctest --preset tsan -L tsan -j2
 
+# Not part of `make test` (too long for it on 2 cores; docs/testing.md):
+# every test in the -O0 debug build (WEFT_CHECK and assert compiled in) ...
+test-debug: deps
+	@cmake --preset debug >/dev/null
+	@cmake --build --preset debug
+	@ctest --preset debug -j2
+
+# ... and under AddressSanitizer + UBSan, the OpenMP corpus included.
 asan: deps
 	@cmake --preset asan >/dev/null
 	@cmake --build --preset asan
