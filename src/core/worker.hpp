@@ -240,6 +240,10 @@ private:
     std::vector<weft_dep> deps;
   };
   std::vector<backlog_entry> backlog_;
+  // Parents one of whose backlog entries runs serialized on this stack:
+  // their later entries stay in the backlog until it has finished (the
+  // engine never saw it, so it would order nothing after it).
+  std::vector<task *> backlog_held_;
   uint32_t inline_checks_ = 0; // run_inline calls since the last recheck
   uint64_t rng_;
   team *team_ = nullptr;
