@@ -242,6 +242,8 @@ bool runtime::drain_backlog(worker &w) {
     bool behind = false;
     for (int k = 0; k < nblocked; ++k)
       behind |= blocked[k] == parent;
+    for (task *h : w.backlog_held_)
+      behind |= h == parent;
     if (behind) {
       ++i;
       continue;
@@ -264,7 +266,11 @@ bool runtime::drain_backlog(worker &w) {
         unfinished_children(w, parent) == backlogged(w, parent)) {
       b.erase(b.begin() + static_cast<std::ptrdiff_t>(i));
       worker_counters::bump(w.counters().serialized);
+      // Its later siblings wait in the backlog until it has finished: the
+      // engine orders nothing after a task it never saw.
+      w.backlog_held_.push_back(parent);
       w.run_undeferred(t);
+      w.backlog_held_.pop_back();
       return true; // the backlog may have changed meanwhile
     }
     if (nblocked == kMaxBlocked)

@@ -248,6 +248,10 @@ private:
   uint64_t grain_ticks_ = 0;
   uint64_t grain_finished_ = 0;
   uint32_t window_ = 64;       // unfinished children per thread (spawn.cpp)
+  // Parents one of whose backlog entries runs serialized on this stack:
+  // their later entries stay in the backlog until it has finished (the
+  // engine never saw it, so it would order nothing after it).
+  std::vector<task *> backlog_held_;
   uint32_t inline_checks_ = 0; // run_inline calls since the last recheck
   uint64_t rng_;
   team *team_ = nullptr;

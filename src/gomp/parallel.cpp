@@ -112,8 +112,8 @@ context ctx_slow() {
       w = rt().adopt_thread();
   }
   // OpenMP's tasks are tied unless marked untied: the task scheduling
-  // constraint applies (WEFT_OMP_TIED_CONSTRAINT=0 turns it off), except
-  // under Nexus++ thread mode (docs/openmp.md).
+  // constraint applies (WEFT_OMP_TIED_CONSTRAINT=0 turns it off;
+  // docs/openmp.md).
   static const bool wanted = tied_constraint_wanted();
   if (wanted && !tied_scheduling.load(std::memory_order_relaxed) &&
       rt().engine().supports_tied_constraint())

@@ -137,12 +137,14 @@ submit_result nexus_engine::submit(worker &w, task *parent, task *t,
 // Thread mode: read the Ready FIFO into the pool of ready tasks. Tasks of
 // other teams than the reader's go home through engine_host::ready, and
 // so do tasks with a priority: into their team's priority queue, which the
-// core serves first, highest first (as worker::push_ready does).
-void nexus_engine::drain_ready(worker &w) {
+// core serves first, highest first (as worker::push_ready does). Returns
+// whether it sent a task home that way.
+bool nexus_engine::drain_ready(worker &w) {
   task *t;
   if (!unit_.ready_fifo().try_pop(t))
-    return;
+    return false;
   team *mine = w.current_team();
+  bool routed = false;
   do {
     team *home = engine_host::home_team(t);
     if (home == mine && t->priority <= 0) {
@@ -152,9 +154,11 @@ void nexus_engine::drain_ready(worker &w) {
       pool_lock_.unlock();
     } else {
       engine_host::ready(*rt_, t);
+      routed = true;
     }
   } while (unit_.ready_fifo().try_pop(t));
   poke_manager(); // it may wait for room in the Ready FIFO
+  return routed;
 }
 
 // The newest child of the task w runs (in a taskwait, its own children come
@@ -190,27 +194,36 @@ task *nexus_engine::pick(worker &w) {
   return t;
 }
 
-void nexus_engine::catch_up(worker &w) {
+bool nexus_engine::catch_up(worker &w) {
   // Wait until the manager has inserted the New FIFO tasks and processed the
   // Finished FIFO words written before now. It is never far behind and waits
   // for nothing but room in the Ready FIFO, which we read meanwhile.
   uint64_t news = unit_.new_fifo().pushed();
   uint64_t finishes = unit_.finished_fifo().pushed();
+  bool routed = false;
   for (backoff b(kCatchUpBackoff);; b.pause()) {
-    drain_ready(w);
+    routed |= drain_ready(w);
     if (unit_.caught_up(news, finishes))
       break;
   }
-  drain_ready(w);
+  routed |= drain_ready(w);
+  return routed;
 }
 
 task *nexus_engine::fetch(worker &w) {
   // Catching up first puts the children a task just submitted (or the
   // successors of a task just retired) in the pool before we choose.
-  catch_up(w);
+  bool routed = catch_up(w);
   // Tasks with a priority it read went to the team's priority queue: the
-  // core serves that first, on its next look.
-  if (team *mine = w.current_team(); mine && mine->has_priority_tasks())
+  // core serves that first, on its next look. Only those: a task already
+  // there when the core called us is one it could not take (the tied-task
+  // constraint: a task refused by a waiting worker goes there, put_aside),
+  // and answering nothing then would keep this worker from the pool for as
+  // long as the task stays, which can be for ever (every worker waiting in
+  // a tied task, each needing a child in the pool: task_fib hung in thread
+  // mode).
+  if (team *mine = w.current_team();
+      routed && mine && mine->has_priority_tasks())
     return nullptr;
   return pick(w);
 }

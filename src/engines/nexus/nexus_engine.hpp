@@ -42,9 +42,6 @@ public:
   ~nexus_engine() override;
 
   const char *name() const override { return "nexus"; }
-  // Not in thread mode: there the constraint hangs task_uts and the tsc
-  // programs (cause not found yet; docs/openmp.md).
-  bool supports_tied_constraint() const override { return !threaded_; }
   void start(runtime &rt) override;
   void stop() override;
   submit_result submit(worker &w, task *parent, task *t, const weft_dep *deps,
@@ -101,8 +98,8 @@ private:
   void ready_written() override;
 
   // Thread mode: the plugin's pool of ready tasks.
-  void drain_ready(worker &w);
-  void catch_up(worker &w);
+  bool drain_ready(worker &w);
+  bool catch_up(worker &w);
   task *pick(worker &w);
 
   void manager_main();
