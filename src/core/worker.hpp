@@ -247,7 +247,7 @@ private:
   // of the current interval, and the window the last estimate chose.
   uint64_t grain_ticks_ = 0;
   uint64_t grain_finished_ = 0;
-  uint32_t window_ = 64;       // unfinished children per thread (spawn.cpp)
+  uint32_t window_ = 64; // unfinished children per thread (spawn.cpp)
   // Parents one of whose backlog entries runs serialized on this stack:
   // their later entries stay in the backlog until it has finished (the
   // engine never saw it, so it would order nothing after it).
