@@ -211,11 +211,19 @@ def main():
             # The FIFO's storage is mapped to at least one flop per bit.
             assert r["flip_flops"] >= r["memory_bits"], r
             assert r["comb_transistors"] > 0 and r["ltp_gates"] > 0, r
+            check_xilinx(r)
         for small, big in zip(results, results[1:]):
             assert big["fifo_depth"] > small["fifo_depth"]
             for k in ("memory_bits", "flip_flops", "comb_transistors", "kge"):
                 assert big[k] > small[k], f"{k} does not grow with the FIFO: {small} {big}"
         print("area.py: checks passed")
+
+
+def check_xilinx(r):
+    """With --xilinx: synth_xilinx mapped logic and flip-flops."""
+    if "xilinx" in r:
+        x = r["xilinx"]
+        assert x["luts"] > 0 and x["ffs"] > 0, f"synth_xilinx mapped nothing: {r}"
 
 
 def nexus(a):
@@ -245,6 +253,7 @@ def nexus(a):
             assert r["ltp_gates"] > 0, r
             assert r["flip_flops"] >= p["POOL"] + 16 * 64, (
                 f"live bits and the Task Buffer's keys are flip-flops: {r}")
+            check_xilinx(r)
         by = {r["sizes"]: r for r in results}
         if "table1" in by and "small" in by:
             assert by["table1"]["memory_bits"] > by["small"]["memory_bits"]
