@@ -342,7 +342,7 @@ void *region_allocator::alloc(region &r, std::size_t size) {
     s->free_head = 1;
     s->nused = 1;
     s->slots[0].live = true;
-    s->slots[0].last_leaf.store(nullptr, std::memory_order_relaxed);
+    s->slots[0].producer.store(0, std::memory_order_relaxed);
     return s->data;
   }
   int cls = size_class(size);
@@ -356,7 +356,7 @@ void *region_allocator::alloc(region &r, std::size_t size) {
   uint32_t i = s->free_head;
   s->free_head = s->slots[i].next_free;
   s->slots[i].live = true;
-  s->slots[i].last_leaf.store(nullptr, std::memory_order_relaxed);
+  s->slots[i].producer.store(0, std::memory_order_relaxed);
   if (++s->nused == s->nobjs)
     list_remove(r.partial[cls], s);
   return s->data + std::size_t(i) * s->obj_size;

@@ -53,9 +53,10 @@ struct slab {
   // dependence node (created when a task first names it), the free list.
   struct slot {
     object_node *node = nullptr;
-    // The leaf scheduler whose worker was last given write access to the
-    // object (the paper's last producer, per leaf), or nullptr.
-    std::atomic<const scheduler *> last_leaf{nullptr};
+    // The object's last producer under a scheduler tree: the worker that
+    // ran the task that last wrote it and when (region_space::producer_mark
+    // packed), 0 for none.
+    std::atomic<uint64_t> producer{0};
     uint32_t next_free = 0;
     bool live = false;
   };

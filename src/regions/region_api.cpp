@@ -116,46 +116,104 @@ scheduler_tree &placing_tree() {
   return tree;
 }
 
-// The last-producer leaf of an argument.
-std::atomic<const scheduler *> &last_leaf_of(node &n) {
-  if (n.is_region)
-    return static_cast<region &>(n).last_leaf;
-  auto &o = static_cast<object_node &>(n);
-  return o.s->slots[o.index].last_leaf;
+// A ready task's argument bytes packed by last producer (placement_arg per
+// worker that produced some, and one for the bytes no worker produced): the
+// argument objects' by their slots, a region argument's by the counters of
+// its own objects and of up to region_space::kMaxPackedRegions - 1 regions
+// inside it (Myrmics packs every object of a region argument; this reads a
+// per-region summary instead, so the cost does not grow with the number of
+// objects). Sets t.producer to the worker with the most bytes.
+thread_local std::vector<placement_arg> tl_pack;
+thread_local std::vector<uint64_t> tl_by_worker;
+
+void pack_arguments(region_space &sp, scheduler_tree &tree, rtask &t) {
+  const int nw = tree.workers();
+  std::vector<uint64_t> &by_worker = tl_by_worker;
+  by_worker.assign(std::size_t(nw), 0);
+  uint64_t total = 0;
+  bool any_region = false;
+  for (int i = 0; i < t.nentries; ++i) {
+    node &n = *t.entries[i].target;
+    if (n.is_region) {
+      any_region = true;
+      continue;
+    }
+    auto &o = static_cast<object_node &>(n);
+    const uint64_t bytes = o.s->obj_size;
+    total += bytes;
+    int w = region_space::object_producer(*o.s, o.index,
+                                          region_space::cover(*o.s->owner));
+    if (w >= 0)
+      by_worker[std::size_t(w) % std::size_t(nw)] += bytes;
+  }
+  if (any_region) { // the sibling links are struct_lock's
+    std::lock_guard<std::mutex> lk(sp.struct_lock());
+    for (int i = 0; i < t.nentries; ++i)
+      if (node &n = *t.entries[i].target; n.is_region)
+        total += sp.pack_region(static_cast<region &>(n), by_worker.data());
+  }
+  std::vector<placement_arg> &pack = tl_pack;
+  pack.clear();
+  uint64_t attributed = 0, most = 0;
+  t.producer = -1;
+  for (int w = 0; w < nw; ++w) {
+    const uint64_t b = by_worker[std::size_t(w)];
+    if (b == 0)
+      continue;
+    pack.push_back({&tree.leaf_of_worker(w), b, w});
+    attributed += b;
+    if (b > most) {
+      most = b;
+      t.producer = w;
+    }
+  }
+  if (total > attributed)
+    pack.push_back({nullptr, total - attributed, -1});
 }
 
 // Places t by the score, from the scheduler handling it (the lowest common
-// ancestor of its arguments' owners) down to a leaf; the leaf becomes the
-// last producer of what t writes (as in Myrmics, at dispatch).
-scheduler &place(rtask &t, int &from_id) {
+// ancestor of its arguments' owners) down to a leaf, and there to a worker
+// (its mailbox): both by T = pL + (100-p)B over its arguments' bytes packed
+// by last producer.
+scheduler &place(rtask &t, int &from_id, int self) {
+  region_space &sp = region_space::get();
   scheduler_tree &tree = placing_tree();
-  constexpr int kInline = 16;
-  placement_arg inline_args[kInline];
-  std::vector<placement_arg> more;
-  placement_arg *args = inline_args;
-  if (t.nentries > kInline) {
-    more.resize(std::size_t(t.nentries));
-    args = more.data();
-  }
   scheduler *from = nullptr;
   for (int i = 0; i < t.nentries; ++i) {
     node &n = *t.entries[i].target;
     from = from ? &scheduler_tree::lca(*from, *n.owner) : n.owner;
-    uint64_t bytes =
-        n.is_region
-            ? static_cast<region &>(n).bytes.load(std::memory_order_relaxed)
-            : static_cast<object_node &>(n).s->obj_size;
-    args[i] = {last_leaf_of(n).load(std::memory_order_relaxed), bytes};
   }
+  pack_arguments(sp, tree, t);
+  const placement_arg *args = tl_pack.data();
+  const int nargs = int(tl_pack.size());
   // place_task starts at the top when from's subtree has no workers.
   from_id = from && from->workers > 0 ? from->id : 0;
-  scheduler &leaf =
-      tree.place_task(from ? *from : tree.top(), args, t.nentries);
-  for (int i = 0; i < t.nentries; ++i)
-    if (t.entries[i].rw)
-      last_leaf_of(*t.entries[i].target)
-          .store(&leaf, std::memory_order_relaxed);
+  scheduler &leaf = tree.place_task(from ? *from : tree.top(), args, nargs);
+  t.chosen = tree.pick_worker(leaf, self, args, nargs);
+  if (t.producer >= 0) {
+    leaf.with_producer.fetch_add(1, std::memory_order_relaxed);
+    if (t.chosen == t.producer)
+      leaf.placed_on_producer.fetch_add(1, std::memory_order_relaxed);
+  }
   return leaf;
+}
+
+// t starts on worker w (trees): w becomes the last producer of what t
+// writes. (Not at its end: by then its region children may hold parts of
+// it; now it holds all of it and has spawned none.)
+void mark_produced(rtask &t, int w) {
+  region_space &sp = region_space::get();
+  for (int i = 0; i < t.nentries; ++i) {
+    const entry &e = t.entries[i];
+    if (!e.rw)
+      continue;
+    if (e.target->is_region)
+      sp.produced_region(static_cast<region &>(*e.target), w);
+    else {
+      auto &o = static_cast<object_node &>(*e.target);
+      sp.produced_object(*o.s, o.index, w);
+    }
+  }
 }
 
 // Hand ready tasks to the core (no lock held: the core may run one here).
@@ -175,11 +233,10 @@ void launch(ready_list &ready) {
       // task to that worker's mailbox (the native team's member i is worker
       // i). Elsewhere (inside an OpenMP team) it is only counted as placed.
       int from = 0;
-      scheduler &leaf = place(*t, from);
-      t->placed = &leaf;
       worker &w = *tl_worker;
       runtime &rt = w.rt();
-      t->chosen = placing_tree().pick_worker(leaf, w.id());
+      scheduler &leaf = place(*t, from, w.id());
+      t->placed = &leaf;
       trace_point::rplace(w, t->trace_seq, uint32_t(from), uint32_t(leaf.id),
                           t->chosen);
       team &home = rt.initial_team();
@@ -257,6 +314,9 @@ void run_rtask(void *p) {
       leaf->hits.fetch_add(1, std::memory_order_relaxed);
     if (&placing_tree().leaf_of_worker(me) == leaf)
       leaf->ran_here.fetch_add(1, std::memory_order_relaxed);
+    if (me == t->producer)
+      leaf->ran_on_producer.fetch_add(1, std::memory_order_relaxed);
+    mark_produced(*t, me);
   }
   if (t->trace_seq != 0)
     trace_point::rtask_run(*tl_worker, t->trace_seq);

@@ -1,5 +1,6 @@
 #include "region_space.hpp"
 
+#include "base/check.hpp"
 #include "base/env.hpp"
 #include "base/error.hpp"
 
@@ -51,13 +52,23 @@ void report_region_stats() {
   std::fprintf(stderr,
                "weft regions: schedulers=%s live_regions=%llu placed=%llu "
                "on_chosen_worker=%llu (%.1f%%) on_chosen_leaf=%llu (%.1f%%) "
-               "page_requests_by_level=%s\n",
+               "page_requests_by_level=%s with_producer=%llu "
+               "placed_on_producer=%llu (%.1f%%) ran_on_producer=%llu "
+               "(%.1f%%)\n",
                tree.shape().c_str(), (unsigned long long)sp.live_regions(),
                (unsigned long long)t.placed, (unsigned long long)t.on_worker,
                t.placed ? 100.0 * double(t.on_worker) / double(t.placed) : 0.0,
                (unsigned long long)t.on_leaf,
                t.placed ? 100.0 * double(t.on_leaf) / double(t.placed) : 0.0,
-               requests.c_str());
+               requests.c_str(), (unsigned long long)t.with_producer,
+               (unsigned long long)t.placed_on_producer,
+               t.with_producer ? 100.0 * double(t.placed_on_producer) /
+                                     double(t.with_producer)
+                               : 0.0,
+               (unsigned long long)t.ran_on_producer,
+               t.with_producer
+                   ? 100.0 * double(t.ran_on_producer) / double(t.with_producer)
+                   : 0.0);
 }
 } // namespace
 
@@ -157,10 +168,149 @@ void region_space::delete_region(region &r) {
   delete &r;
 }
 
+void *region_space::alloc(region &r, std::size_t size) {
+  void *p = alloc_.alloc(r, size);
+  if (!p)
+    return p;
+  const uint64_t bytes = alloc_.object_size(alloc_.find(p));
+  if (!tracks_producers()) {
+    r.bytes.fetch_add(bytes, std::memory_order_relaxed);
+    return p;
+  }
+  // A new object's slot has no write of its own: its last producer is the
+  // region's cover's.
+  std::lock_guard<std::mutex> lk(r.producers_lock);
+  producer_mark c = normalise(r);
+  r.bytes.fetch_add(bytes, std::memory_order_relaxed);
+  if (c.worker >= 0)
+    own_of(r)[bucket(c.worker)].fetch_add(bytes, std::memory_order_relaxed);
+  return p;
+}
+
+namespace {
+void take_bytes(std::atomic<uint64_t> &counter, uint64_t bytes,
+                [[maybe_unused]] const region &r) {
+  uint64_t before = counter.fetch_sub(bytes, std::memory_order_relaxed);
+  WEFT_CHECK(before >= bytes,
+             "region %u: its bytes by last producer went below zero (%llu - "
+             "%llu)",
+             r.id, (unsigned long long)before, (unsigned long long)bytes);
+}
+} // namespace
+
 void region_space::free_object(const object_ref &ref) {
-  ref.s->owner->bytes.fetch_sub(alloc_.object_size(ref),
-                                std::memory_order_relaxed);
+  region &r = *ref.s->owner;
+  const uint64_t bytes = alloc_.object_size(ref);
+  if (tracks_producers()) {
+    std::lock_guard<std::mutex> lk(r.producers_lock);
+    producer_mark c = normalise(r);
+    if (int w = object_producer(*ref.s, ref.index, c); w >= 0)
+      take_bytes(own_of(r)[bucket(w)], bytes, r);
+    r.bytes.fetch_sub(bytes, std::memory_order_relaxed);
+  } else {
+    r.bytes.fetch_sub(bytes, std::memory_order_relaxed);
+  }
   alloc_.free(ref);
+}
+
+region_space::producer_mark region_space::cover(const region &r) {
+  producer_mark best;
+  for (const node *x = &r; x; x = x->parent) {
+    producer_mark m = unpack_mark(
+        static_cast<const region *>(x)->whole.load(std::memory_order_relaxed));
+    if (m.stamp > best.stamp)
+      best = m;
+  }
+  return best;
+}
+
+int region_space::object_producer(const slab &s, uint32_t i,
+                                  const producer_mark &cover) {
+  producer_mark m =
+      unpack_mark(s.slots[i].producer.load(std::memory_order_relaxed));
+  return m.stamp > cover.stamp ? m.worker : cover.worker;
+}
+
+std::atomic<uint64_t> *region_space::own_of(region &r) {
+  std::atomic<uint64_t> *own = r.own.load(std::memory_order_relaxed);
+  if (!own) {
+    WEFT_CHECK(tree_.workers() > 0,
+               "region %u: last producers kept before the workers were "
+               "assigned to the schedulers",
+               r.id);
+    own = new std::atomic<uint64_t>[std::size_t(tree_.workers())]();
+    r.own.store(own, std::memory_order_release);
+  }
+  return own;
+}
+
+region_space::producer_mark region_space::normalise(region &r) {
+  producer_mark c = cover(r);
+  if (c.stamp > r.sum_stamp.load(std::memory_order_relaxed)) {
+    std::atomic<uint64_t> *own = own_of(r);
+    for (int w = 0; w < tree_.workers(); ++w)
+      own[w].store(0, std::memory_order_relaxed);
+    own[bucket(c.worker)].store(r.bytes.load(std::memory_order_relaxed),
+                                std::memory_order_relaxed);
+    r.sum_stamp.store(c.stamp, std::memory_order_relaxed);
+  }
+  return c;
+}
+
+void region_space::produced_object(slab &s, uint32_t i, int w) {
+  region &r = *s.owner;
+  const uint64_t bytes = s.obj_size;
+  std::lock_guard<std::mutex> lk(r.producers_lock);
+  producer_mark c = normalise(r);
+  int old = object_producer(s, i, c);
+  s.slots[i].producer.store(
+      pack_mark(clock_.fetch_add(1, std::memory_order_relaxed) + 1, w),
+      std::memory_order_relaxed);
+  if (old == w)
+    return;
+  std::atomic<uint64_t> *own = own_of(r);
+  if (old >= 0)
+    take_bytes(own[bucket(old)], bytes, r);
+  own[bucket(w)].fetch_add(bytes, std::memory_order_relaxed);
+}
+
+void region_space::produced_region(region &r, int w) {
+  r.whole.store(
+      pack_mark(clock_.fetch_add(1, std::memory_order_relaxed) + 1, w),
+      std::memory_order_relaxed);
+}
+
+uint64_t region_space::pack_region(region &r, uint64_t *by_worker) {
+  struct item {
+    region *r;
+    producer_mark cover;
+  };
+  thread_local std::vector<item> todo;
+  todo.clear();
+  todo.push_back({&r, cover(r)});
+  uint64_t total = 0;
+  const int nw = tree_.workers();
+  for (std::size_t k = 0; k < todo.size(); ++k) {
+    region &x = *todo[k].r;
+    const producer_mark c = todo[k].cover;
+    const uint64_t bytes = x.bytes.load(std::memory_order_relaxed);
+    total += bytes;
+    if (c.stamp > x.sum_stamp.load(std::memory_order_relaxed)) {
+      if (c.worker >= 0)
+        by_worker[bucket(c.worker)] += bytes;
+    } else if (std::atomic<uint64_t> *own =
+                   x.own.load(std::memory_order_acquire)) {
+      for (int w = 0; w < nw; ++w)
+        by_worker[w] += own[w].load(std::memory_order_relaxed);
+    }
+    for (region *ch = x.first_child;
+         ch && todo.size() < std::size_t(kMaxPackedRegions);
+         ch = ch->next_sibling) {
+      producer_mark m = unpack_mark(ch->whole.load(std::memory_order_relaxed));
+      todo.push_back({ch, m.stamp > c.stamp ? m : c});
+    }
+  }
+  return total;
 }
 
 object_node &region_space::object_node_of(const object_ref &ref) {

@@ -66,8 +66,16 @@ struct region : node {
   slab *slabs = nullptr;           // every slab the region owns
   // Bytes of its live objects (not its sub-regions'), for the score.
   std::atomic<uint64_t> bytes{0};
-  // As the object slots' last_leaf, for the region as one argument.
-  std::atomic<const scheduler *> last_leaf{nullptr};
+  // Last producers (scheduler trees only; region_space "last producers"):
+  // the last task that wrote the region as a whole (a producer_mark,
+  // packed; 0: none), and its own objects' bytes by last producer (one
+  // counter per worker, allocated at first use; nullptr: all zero), valid
+  // for the writes after the region's cover with stamp sum_stamp.
+  std::atomic<uint64_t> whole{0};
+  std::atomic<uint64_t> sum_stamp{0};
+  std::atomic<std::atomic<uint64_t> *> own{nullptr};
+  std::mutex producers_lock; // updates of own and sum_stamp
+  ~region() { delete[] own.load(std::memory_order_relaxed); }
 };
 
 struct object_node : node {
@@ -99,6 +107,7 @@ struct rtask {
   void *core = nullptr;        // the core task running it
   scheduler *placed = nullptr; // the leaf it was placed at (trees only)
   int chosen = -1;             // the worker chosen there (its mailbox)
+  int producer = -1;           // the worker that produced most of its bytes
   uint64_t trace_seq = 0;      // its spawn number in a trace (0: untraced)
   bool waiter = false;         // weft_wait's pseudo task
   int waiter_worker = -1;
@@ -152,13 +161,7 @@ public:
   region *find_region(weft_rid id, const char *call, const char *what);
   region *new_region(region &parent, int level_hint);
   void delete_region(region &r); // r idle with no inbound entries
-  void *alloc(region &r, std::size_t size) {
-    void *p = alloc_.alloc(r, size);
-    if (p)
-      r.bytes.fetch_add(alloc_.object_size(alloc_.find(p)),
-                        std::memory_order_relaxed);
-    return p;
-  }
+  void *alloc(region &r, std::size_t size);
   object_ref find_object(const void *p) const { return alloc_.find(p); }
   void free_object(const object_ref &ref);
   // (the owner of ref's region held)
@@ -206,6 +209,47 @@ public:
 
   uint64_t live_regions() const { return live_regions_; }
 
+  // ---- last producers (scheduler trees only) -----------------------------
+  // The worker that ran the task that last wrote an object, kept in its
+  // slot, and the last writer of a region as a whole, kept in the region,
+  // each with a stamp from one clock. An object's last producer is its own
+  // writer or, if later, its region's *cover*: the latest whole-region write
+  // of the region or a region enclosing it. Each region also keeps its own
+  // objects' bytes per last producer, brought up to date when a task that
+  // writes one of them starts and at allocation and free: a whole-region
+  // write only stamps the region (O(1)); a region's counters older than its
+  // cover are read as "all its bytes by the cover's worker" and reset to
+  // that at their next update. Updates happen when the writer starts (it
+  // then holds the argument exclusively and has spawned no children); the
+  // reads, when a task holding the argument is placed: the analysis keeps
+  // the two apart for the same data.
+  struct producer_mark {
+    uint64_t stamp = 0; // 0: none
+    int worker = -1;
+  };
+  static uint64_t pack_mark(uint64_t stamp, int worker) {
+    return stamp << 16 | uint64_t(worker + 1);
+  }
+  static producer_mark unpack_mark(uint64_t v) {
+    return {v >> 16, int(v & 0xffff) - 1};
+  }
+  bool tracks_producers() const { return tree_.size() > 1; }
+  // The latest whole-region write of r or a region enclosing it.
+  static producer_mark cover(const region &r);
+  // The last producer of the object in slot i of s (-1: none).
+  static int object_producer(const slab &s, uint32_t i,
+                             const producer_mark &cover);
+  // A task writing the object in slot i of s, or region r as a whole,
+  // starts on worker w.
+  void produced_object(slab &s, uint32_t i, int w);
+  void produced_region(region &r, int w);
+  // Adds to by_worker (tree().workers() counters) the bytes of r's objects
+  // and of those of the regions inside it, by last producer, visiting at
+  // most kMaxPackedRegions regions (breadth-first; struct_lock held).
+  // Returns the bytes visited, attributed or not.
+  static constexpr int kMaxPackedRegions = 64;
+  uint64_t pack_region(region &r, uint64_t *by_worker);
+
 private:
   void insert_nested(entry &e, entry &holder);
   void append(node &n, entry &e);
@@ -236,6 +280,14 @@ private:
   entry root_entry_;
   std::vector<region *> table_; // by ID; nullptr once freed
   uint64_t live_regions_ = 0;
+  std::atomic<uint64_t> clock_{0}; // last producers' stamps
+  // r's counters, brought up to its cover (producers_lock held); the
+  // cover.
+  producer_mark normalise(region &r);
+  std::atomic<uint64_t> *own_of(region &r);
+  std::size_t bucket(int w) const {
+    return std::size_t(w) % std::size_t(tree_.workers());
+  }
 };
 
 } // namespace weft::regions

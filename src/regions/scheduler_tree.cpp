@@ -112,16 +112,42 @@ void scheduler_tree::assign_workers(int nworkers) {
   }
 }
 
-int scheduler_tree::pick_worker(const scheduler &leaf, int self) {
+int scheduler_tree::pick_worker(const scheduler &leaf, int self,
+                                const placement_arg *args, int nargs) {
   WEFT_CHECK(leaf.leaf_index >= 0 && leaf.workers > 0,
              "pick_worker: scheduler %d is not a leaf with workers", leaf.id);
-  int best = leaf.first_worker;
-  int64_t best_load =
-      worker_load_[std::size_t(best)].load(std::memory_order_relaxed);
-  for (int w = best + 1; w < leaf.first_worker + leaf.workers; ++w) {
-    int64_t l = worker_load_[std::size_t(w)].load(std::memory_order_relaxed);
-    if (l < best_load || (l == best_load && w == self)) {
+  const int first = leaf.first_worker, end = first + leaf.workers;
+  uint64_t total = 0;
+  for (int i = 0; i < nargs; ++i)
+    total += args[i].bytes;
+  auto load_of = [&](int w) {
+    return std::max<int64_t>(
+        worker_load_[std::size_t(w)].load(std::memory_order_relaxed), 0);
+  };
+  int64_t max_load = 0;
+  for (int w = first; w < end; ++w)
+    max_load = std::max(max_load, load_of(w));
+  int best = -1;
+  int64_t best_load = 0;
+  double best_t = 0;
+  for (int w = first; w < end; ++w) {
+    uint64_t mine = 0;
+    for (int i = 0; i < nargs; ++i)
+      if (args[i].worker == w)
+        mine += args[i].bytes;
+    // A load read again may exceed max_load (others place and finish
+    // tasks meanwhile): B is clamped at 0.
+    int64_t l = load_of(w);
+    double lscore = total ? 1024.0 * double(mine) / double(total) : 0;
+    double b =
+        max_load > 0
+            ? 1024.0 * (1 - double(std::min(l, max_load)) / double(max_load))
+            : 1024.0;
+    double t = locality_ * lscore + (100 - locality_) * b;
+    if (best < 0 || t > best_t ||
+        (t == best_t && (l < best_load || (l == best_load && w == self)))) {
       best = w;
+      best_t = t;
       best_load = l;
     }
   }
@@ -135,6 +161,10 @@ scheduler_tree::placement_totals scheduler_tree::totals() const {
     t.placed += leaf->placed.load(std::memory_order_relaxed);
     t.on_worker += leaf->hits.load(std::memory_order_relaxed);
     t.on_leaf += leaf->ran_here.load(std::memory_order_relaxed);
+    t.with_producer += leaf->with_producer.load(std::memory_order_relaxed);
+    t.placed_on_producer +=
+        leaf->placed_on_producer.load(std::memory_order_relaxed);
+    t.ran_on_producer += leaf->ran_on_producer.load(std::memory_order_relaxed);
   }
   return t;
 }

@@ -18,6 +18,8 @@
 // operations cannot deadlock (the one holding the child started deeper).
 #pragma once
 
+#include "base/check.hpp"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -59,16 +61,25 @@ struct scheduler {
   // rest ran elsewhere: their worker stayed busy past the mailbox's
   // patience, or the core ran them in their spawner (throttling).
   std::atomic<uint64_t> placed{0}, hits{0}, ran_here{0};
+  // Leaves: placed tasks with bytes some worker produced last, those whose
+  // chosen worker is the one that produced most of their bytes, and those
+  // that ran on it (WEFT_STATS' locality counts).
+  std::atomic<uint64_t> with_producer{0}, placed_on_producer{0},
+      ran_on_producer{0};
   page_pool pages;
 
   bool is_ancestor_of(const scheduler &s) const; // or s itself
 };
 
-// A placed task's argument for the score: where it was last produced (the
-// leaf, or nullptr) and its size.
+// A placed task's argument bytes for the score, packed by last producer (as
+// Myrmics packs a task's arguments before scheduling it): `bytes` that
+// worker `worker`, of leaf `last_leaf`, produced last; with last_leaf nullptr
+// (and worker -1) bytes no worker produced. Several entries may name one
+// worker.
 struct placement_arg {
   const scheduler *last_leaf;
   uint64_t bytes;
+  int worker = -1;
 };
 
 // The paper's score (section V-E) of child c of a scheduler for a task:
@@ -128,10 +139,21 @@ public:
   scheduler &place_task(scheduler &from, const placement_arg *args, int nargs);
   // A task placed at leaf finished.
   static void unplace_task(scheduler &leaf);
-  // The worker of leaf that gets a task placed there: the one with the
-  // fewest placed tasks unfinished (ties: `self`, the calling worker, else
-  // the first); its count grows by one until unpick_worker.
-  int pick_worker(const scheduler &leaf, int self);
+  // The worker of leaf that gets a task placed there, by the score over the
+  // leaf's workers: T = p*L + (100-p)*B as best_child's, with L from the
+  // bytes in args that the worker produced last and B from its placed tasks
+  // unfinished (its queue and mailbox). Ties: the fewest placed tasks
+  // unfinished, then `self` (the calling worker), then the first. Its count
+  // grows by one until unpick_worker.
+  int pick_worker(const scheduler &leaf, int self,
+                  const placement_arg *args = nullptr, int nargs = 0);
+  // Workers split among the leaves by assign_workers (0 before).
+  int workers() const { return int(worker_leaf_.size()); }
+  // The locality bias, set (tests: both settings in one process).
+  void set_locality(int p) {
+    WEFT_CHECK(p >= 0 && p <= 100, "set_locality: p is %d", p);
+    locality_ = p;
+  }
   void unpick_worker(int w) {
     worker_load_[std::size_t(w)].fetch_sub(1, std::memory_order_relaxed);
   }
@@ -140,6 +162,7 @@ public:
   // that ran on a worker of their leaf (sums over the leaves).
   struct placement_totals {
     uint64_t placed = 0, on_worker = 0, on_leaf = 0;
+    uint64_t with_producer = 0, placed_on_producer = 0, ran_on_producer = 0;
   };
   placement_totals totals() const;
 

@@ -234,3 +234,35 @@ TEST(SchedulerScore, LeavesWithoutWorkersGetNothing) {
   scheduler &leaf = t.place_task(*t.leaves()[3], at_empty, 1);
   EXPECT_LT(leaf.leaf_index, 2);
 }
+
+TEST(SchedulerScore, WorkerOfALeafByItsProducedBytes) {
+  using weft::regions::placement_arg;
+  scheduler_tree t{std::vector<int>{1}}; // one leaf of two workers
+  t.assign_workers(2);
+  scheduler &leaf = *t.leaves()[0];
+  ASSERT_EQ(leaf.workers, 2);
+  // Worker 1 produced 300 bytes, worker 0 100, and 100 are nobody's.
+  placement_arg args[] = {{&leaf, 300, 1}, {&leaf, 100, 0}, {nullptr, 100}};
+  t.set_locality(100); // locality only: the producer of the most bytes
+  EXPECT_EQ(t.pick_worker(leaf, 0, args, 3), 1);
+  t.unpick_worker(1);
+  t.set_locality(0); // load only: a tie (none loaded) goes to the caller
+  EXPECT_EQ(t.pick_worker(leaf, 0, args, 3), 0);
+  EXPECT_EQ(t.pick_worker(leaf, 0, args, 3), 1); // worker 0 is loaded now
+  t.unpick_worker(0);
+  t.unpick_worker(1);
+  EXPECT_EQ(t.pick_worker(leaf, 1, nullptr, 0), 1); // tie: the caller
+  EXPECT_EQ(t.pick_worker(leaf, 1, nullptr, 0), 0); // the less loaded
+  t.unpick_worker(0);                               // worker 1 has one task
+  t.set_locality(100);
+  EXPECT_EQ(t.pick_worker(leaf, 0, args, 3), 1);
+  // Worker 1 has 2 tasks, worker 0 none: B_0 = 1024, B_1 = 0; L_0 = 1024 *
+  // 100 / 500 = 204.8, L_1 = 614.4.
+  // p = 50: T_0 = 50 * 204.8 + 50 * 1024 = 61440, T_1 = 50 * 614.4 = 30720.
+  t.set_locality(50);
+  EXPECT_EQ(t.pick_worker(leaf, 1, args, 3), 0);
+  t.unpick_worker(0);
+  // p = 85: T_0 = 85 * 204.8 + 15 * 1024 = 32768, T_1 = 85 * 614.4 = 52224.
+  t.set_locality(85);
+  EXPECT_EQ(t.pick_worker(leaf, 0, args, 3), 1);
+}
