@@ -237,6 +237,19 @@ void read_rec(void **args) {
   }
 }
 
+// Marks worker w as the last producer of the object at p, as a writer
+// task starting on w does (nothing may hold the object).
+void mark_produced(void *p, int w) {
+  region_space &sp = region_space::get();
+  weft::regions::object_ref ref;
+  {
+    std::lock_guard<std::mutex> lk(sp.struct_lock());
+    ref = sp.find_object(p);
+  }
+  ASSERT_NE(ref.s, nullptr);
+  sp.produced_object(*ref.s, ref.index, w);
+}
+
 // A reader that only notes its worker (args[0] may be a region).
 void note_worker(void **args) {
   static_cast<read_result *>(args[1])->ran_on = weft_thread_id();
@@ -354,7 +367,8 @@ TEST(RegionPlacement, ProducerWorker) {
 // reader of the small object: sent to the whole-region writer's worker (its
 // write covers the object's older one). Then a writer of the small object
 // and a reader of q again: sent to the whole-region writer's worker (4,096 +
-// 2,048 bytes against 16).
+// 2,048 bytes against 16). Each check also with the producers set by the
+// test (mark_produced), as writers mostly run on worker 0 here.
 TEST(RegionPlacement, ProducerRegionArgument) {
   ASSERT_EQ(locality_setting(), 100) << "run with WEFT_SCHED_LOCALITY=100";
   ASSERT_GT(region_space::get().schedulers().size(), 1u);
@@ -414,7 +428,22 @@ TEST(RegionPlacement, ProducerRegionArgument) {
     EXPECT_EQ(sent_to(read(qa, qin)), by_worker[1] > by_worker[0] ? 1 : 0)
         << "round " << round << ": " << by_worker[0] << " / " << by_worker[1];
     ASSERT_EQ(wait_on(qa, qinout), WEFT_OK);
-    // q written as a whole (the task records where it ran).
+    // The same packing with the producers set here (the writers of this
+    // machine mostly ran on worker 0): the sub-region's 4,096 bytes by
+    // worker 1 outweigh the 2,064 by worker 0, and then the other way.
+    mark_produced(obj[0], 0);
+    mark_produced(obj[1], 0);
+    mark_produced(obj[2], 1);
+    EXPECT_EQ(sent_to(read(qa, qin)), 1) << "round " << round;
+    ASSERT_EQ(wait_on(qa, qinout), WEFT_OK);
+    mark_produced(obj[1], 1);
+    mark_produced(obj[2], 0);
+    EXPECT_EQ(sent_to(read(qa, qin)), 0) << "round " << round;
+    ASSERT_EQ(wait_on(qa, qinout), WEFT_OK);
+    // q written as a whole (the task records where it ran), after the small
+    // object was last written on worker 1: a reader of the object goes
+    // where the whole-region write ran.
+    mark_produced(obj[0], 1);
     produced_rec marker;
     auto write_whole = [](void **args) {
       static_cast<produced_rec *>(args[1])->ran_on = weft_thread_id();
