@@ -8,6 +8,7 @@
 
 #include <weft/regions.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -123,13 +124,21 @@ scheduler_tree &placing_tree() {
 // inside it (Myrmics packs every object of a region argument; this reads a
 // per-region summary instead, so the cost does not grow with the number of
 // objects). Sets t.producer to the worker with the most bytes.
-thread_local std::vector<placement_arg> tl_pack;
-thread_local std::vector<uint64_t> tl_by_worker;
-
-void pack_arguments(region_space &sp, scheduler_tree &tree, rtask &t) {
+// Writes the packed entries to out (at most tree.workers() + 1); returns
+// how many.
+int pack_arguments(region_space &sp, scheduler_tree &tree, rtask &t,
+                   placement_arg *out) {
   const int nw = tree.workers();
-  std::vector<uint64_t> &by_worker = tl_by_worker;
-  by_worker.assign(std::size_t(nw), 0);
+  // One counter per worker, on the stack for the usual worker counts.
+  constexpr int kInlineWorkers = 64;
+  uint64_t inline_by[kInlineWorkers];
+  std::vector<uint64_t> more;
+  uint64_t *by_worker = inline_by;
+  if (nw > kInlineWorkers) {
+    more.resize(std::size_t(nw));
+    by_worker = more.data();
+  }
+  std::fill_n(by_worker, nw, uint64_t(0));
   uint64_t total = 0;
   bool any_region = false;
   for (int i = 0; i < t.nentries; ++i) {
@@ -144,23 +153,22 @@ void pack_arguments(region_space &sp, scheduler_tree &tree, rtask &t) {
     int w = region_space::object_producer(*o.s, o.index,
                                           region_space::cover(*o.s->owner));
     if (w >= 0)
-      by_worker[std::size_t(w) % std::size_t(nw)] += bytes;
+      by_worker[w % nw] += bytes;
   }
   if (any_region) { // the sibling links are struct_lock's
     std::lock_guard<std::mutex> lk(sp.struct_lock());
     for (int i = 0; i < t.nentries; ++i)
       if (node &n = *t.entries[i].target; n.is_region)
-        total += sp.pack_region(static_cast<region &>(n), by_worker.data());
+        total += sp.pack_region(static_cast<region &>(n), by_worker);
   }
-  std::vector<placement_arg> &pack = tl_pack;
-  pack.clear();
+  int k = 0;
   uint64_t attributed = 0, most = 0;
   t.producer = -1;
   for (int w = 0; w < nw; ++w) {
-    const uint64_t b = by_worker[std::size_t(w)];
+    const uint64_t b = by_worker[w];
     if (b == 0)
       continue;
-    pack.push_back({&tree.leaf_of_worker(w), b, w});
+    out[k++] = {&tree.leaf_of_worker(w), b, w};
     attributed += b;
     if (b > most) {
       most = b;
@@ -168,7 +176,8 @@ void pack_arguments(region_space &sp, scheduler_tree &tree, rtask &t) {
     }
   }
   if (total > attributed)
-    pack.push_back({nullptr, total - attributed, -1});
+    out[k++] = {nullptr, total - attributed, -1};
+  return k;
 }
 
 // Places t by the score, from the scheduler handling it (the lowest common
@@ -183,9 +192,15 @@ scheduler &place(rtask &t, int &from_id, int self) {
     node &n = *t.entries[i].target;
     from = from ? &scheduler_tree::lca(*from, *n.owner) : n.owner;
   }
-  pack_arguments(sp, tree, t);
-  const placement_arg *args = tl_pack.data();
-  const int nargs = int(tl_pack.size());
+  constexpr int kInline = 17;
+  placement_arg inline_args[kInline];
+  std::vector<placement_arg> more;
+  placement_arg *args = inline_args;
+  if (tree.workers() + 1 > kInline) {
+    more.resize(std::size_t(tree.workers()) + 1);
+    args = more.data();
+  }
+  const int nargs = pack_arguments(sp, tree, t, args);
   // place_task starts at the top when from's subtree has no workers.
   from_id = from && from->workers > 0 ? from->id : 0;
   scheduler &leaf = tree.place_task(from ? *from : tree.top(), args, nargs);
