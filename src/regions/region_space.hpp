@@ -25,6 +25,7 @@
 // c_rw == 0). A task is ready when all its entries are granted.
 #pragma once
 
+#include "base/check.hpp"
 #include "region_allocator.hpp"
 #include "scheduler_tree.hpp"
 
@@ -227,7 +228,10 @@ public:
     uint64_t stamp = 0; // 0: none
     int worker = -1;
   };
+  // The worker (+1) in the low 16 bits, the stamp above (48 bits).
   static uint64_t pack_mark(uint64_t stamp, int worker) {
+    WEFT_CHECK(worker >= 0 && worker < 0xffff,
+               "a last producer's worker %d does not fit in 16 bits", worker);
     return stamp << 16 | uint64_t(worker + 1);
   }
   static producer_mark unpack_mark(uint64_t v) {
