@@ -285,7 +285,7 @@ TEST(RegionPlacement, ProducerWorker) {
   ASSERT_GT(tree.size(), 1u) << "run under a scheduler tree";
   weft_rid r = weft_ralloc(WEFT_ROOT_REGION, 0);
   ASSERT_NE(r, 0u);
-  const int kRounds = 100;
+  const int kRounds = 60;
   int exact = 0, split = 0, ran_on_producer = 0, on_worker1 = 0;
   const auto before = tree.totals();
   std::vector<produced_rec *> all;
