@@ -135,7 +135,7 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
     if (backlogged(w, parent) != 0) {
       const uint32_t id =
           trace_point::spawn_created(w, t, parent, deps, ndeps, t0);
-      w.backlog_.push_back({parent, t, {deps, deps + ndeps}});
+      to_backlog(w, parent, t, deps, ndeps);
       trace_point::spawn_end(w, id, t0);
       return WEFT_OK;
     }
@@ -180,7 +180,7 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
         r = submit_result::serialize;
         break;
       }
-      w.backlog_.push_back({parent, t, {deps, deps + ndeps}});
+      to_backlog(w, parent, t, deps, ndeps);
       return WEFT_OK;
     }
   }
@@ -221,6 +221,15 @@ void runtime::serialize(worker &w, task *parent, task *t) {
   worker_counters::bump(w.counters().serialized);
   wait_children(w, parent, parent->created - 1);
   w.run_undeferred(t);
+}
+
+void runtime::to_backlog(worker &w, task *parent, task *t, const weft_dep *deps,
+                         int ndeps) {
+  w.backlog_.push_back({parent, t, {deps, deps + ndeps}});
+  worker_counters &c = w.counters();
+  worker_counters::bump(c.backlogged);
+  if (w.backlog_.size() > c.backlog_peak.load(std::memory_order_relaxed))
+    c.backlog_peak.store(w.backlog_.size(), std::memory_order_relaxed);
 }
 
 std::size_t runtime::backlogged(worker &w, task *parent) {
