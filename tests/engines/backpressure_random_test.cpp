@@ -193,6 +193,7 @@ struct task_rec {
   std::vector<std::pair<int, weft_dep_mode>> deps;
   std::vector<action> body;
   unsigned work = 0;
+  bool sleeps = false;         // holds its engine entry a while
   uint64_t cells[kCells] = {}; // its children's cells
   uint64_t result = 0;
   std::atomic<int> runs{0};
@@ -269,6 +270,7 @@ void gen(program &p, rng &r, int max_depth, int parent, int depth, int &budget,
                                                           : WEFT_INOUT});
       }
       t->work = r.chance(10) ? 2000 + r.below(8000) : r.below(300);
+      t->sleeps = r.chance(3);
       a.task = t->id;
       p.tasks.push_back(std::move(t));
       --budget;
@@ -325,6 +327,8 @@ void body(void *arg) {
       v = mix(v, uint64_t(t->id));
   }
   spin(t->work);
+  if (t->sleeps && !p.serial)
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
   t->result = acc;
   run_actions(p, t->id, t->body);
 }
