@@ -154,6 +154,9 @@ private:
   // Puts t at the end of w's backlog (counted in WEFT_STATS).
   static void to_backlog(worker &w, task *parent, task *t, const weft_dep *deps,
                          int ndeps);
+  // Whether an entry of parent in w's backlog names one of deps' addresses.
+  static bool backlog_conflicts(worker &w, task *parent, const weft_dep *deps,
+                                int ndeps);
   // Entries of parent in w's backlog.
   static std::size_t backlogged(worker &w, task *parent);
 

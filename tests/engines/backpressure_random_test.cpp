@@ -602,6 +602,44 @@ TEST(BackpressureDirected, SiblingOfABackloggedTaskKeepsProgramOrder) {
     }
 }
 
+// The other side of (a): a sibling that names nothing a backlogged task
+// names is not held behind it. With room for tasks but not for more
+// dependences (picos_versions), the gate holds x and the chain on x goes to
+// the backlog; a later task without dependences enters the engine and a
+// free worker runs it while the gate still holds (the creator only spins).
+void set_flag(void *p) { static_cast<std::atomic<bool> *>(p)->store(true); }
+
+TEST(BackpressureDirected, UnrelatedSiblingIsNotHeldBehindTheBacklog) {
+  for (int threads : {3, 4}) {
+    SCOPED_TRACE("picos_versions t" + std::to_string(threads));
+    runtime_scope rt(config_named("picos_versions"), threads);
+    ASSERT_TRUE(rt.up);
+    uint64_t x = 1;
+    weft_dep dx{&x, WEFT_INOUT};
+    gate g;
+    ASSERT_TRUE(spawn_gate(g, &dx, 1)) << "no other worker took the gate";
+    std::vector<link> links(kLinks);
+    for (int i = 0; i < kLinks; ++i) {
+      links[static_cast<std::size_t>(i)] = {&x, uint64_t(i)};
+      ASSERT_EQ(weft_spawn(step, &links[static_cast<std::size_t>(i)], &dx, 1),
+                WEFT_OK);
+    }
+    std::atomic<bool> flag{false};
+    ASSERT_EQ(weft_spawn(set_flag, &flag, nullptr, 0), WEFT_OK);
+    auto until = std::chrono::steady_clock::now() + kPatience;
+    while (!flag.load() && std::chrono::steady_clock::now() < until)
+      std::this_thread::yield();
+    EXPECT_TRUE(flag.load()) << "the task waited behind the backlog";
+    EXPECT_EQ(x, 1u) << "the chain ran before the gate was released";
+    g.release = true;
+    ASSERT_EQ(weft_taskwait(), WEFT_OK) << weft_last_error();
+    EXPECT_EQ(x, chain_value(1, kLinks));
+    std::string report = rt.stop();
+    EXPECT_GT(stat_of(report, "backlogged"), 0)
+        << "the chain did not go through the backlog: " << report;
+  }
+}
+
 // (b) A task creates a gate on x and a chain on x longer than the engine
 // holds, then returns; only then does a thread outside the runtime release
 // the gate. The chain (in the backlog when the body returned) runs in
