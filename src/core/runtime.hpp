@@ -151,6 +151,12 @@ private:
   // task here when every earlier child of that task has finished. Returns
   // whether an entry left the backlog.
   bool drain_backlog(worker &w);
+  // Puts t at the end of w's backlog (counted in WEFT_STATS).
+  static void to_backlog(worker &w, task *parent, task *t, const weft_dep *deps,
+                         int ndeps);
+  // Whether an entry of parent in w's backlog names one of deps' addresses.
+  static bool backlog_conflicts(worker &w, task *parent, const weft_dep *deps,
+                                int ndeps);
   // Entries of parent in w's backlog.
   static std::size_t backlogged(worker &w, task *parent);
 

@@ -128,15 +128,22 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
   slot.spawned.store(slot.spawned.load(std::memory_order_relaxed) + 1,
                      std::memory_order_release);
 
-  // Earlier children of parent wait in the backlog: t goes behind them
-  // (the engine orders a task only against the siblings it has seen).
+  // An earlier child of parent that names one of t's addresses waits in the
+  // backlog: t goes behind it (the engine orders a task only against the
+  // siblings it has seen). Siblings that name none of them go on to the
+  // engine: nothing orders them against the backlogged ones.
   if (!w.backlog_.empty()) {
     drain_backlog(w);
-    if (backlogged(w, parent) != 0) {
+    if (backlog_conflicts(w, parent, deps, ndeps)) {
       const uint32_t id =
           trace_point::spawn_created(w, t, parent, deps, ndeps, t0);
-      w.backlog_.push_back({parent, t, {deps, deps + ndeps}});
+      to_backlog(w, parent, t, deps, ndeps);
       trace_point::spawn_end(w, id, t0);
+      // Back-pressure still: with too many unfinished children, run ready
+      // tasks (not waiting for any: what frees the engine may be later in
+      // this task's own code).
+      while (over_throttle(w, parent, 1) && w.help_once()) {
+      }
       return WEFT_OK;
     }
   }
@@ -180,7 +187,7 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
         r = submit_result::serialize;
         break;
       }
-      w.backlog_.push_back({parent, t, {deps, deps + ndeps}});
+      to_backlog(w, parent, t, deps, ndeps);
       return WEFT_OK;
     }
   }
@@ -223,6 +230,28 @@ void runtime::serialize(worker &w, task *parent, task *t) {
   w.run_undeferred(t);
 }
 
+void runtime::to_backlog(worker &w, task *parent, task *t, const weft_dep *deps,
+                         int ndeps) {
+  w.backlog_.push_back({parent, t, {deps, deps + ndeps}});
+  worker_counters &c = w.counters();
+  worker_counters::bump(c.backlogged);
+  if (w.backlog_.size() > c.backlog_peak.load(std::memory_order_relaxed))
+    c.backlog_peak.store(w.backlog_.size(), std::memory_order_relaxed);
+}
+
+bool runtime::backlog_conflicts(worker &w, task *parent, const weft_dep *deps,
+                                int ndeps) {
+  for (const worker::backlog_entry &e : w.backlog_) {
+    if (e.parent != parent)
+      continue;
+    for (const weft_dep &a : e.deps)
+      for (int i = 0; i < ndeps; ++i)
+        if (a.addr == deps[i].addr)
+          return true;
+  }
+  return false;
+}
+
 std::size_t runtime::backlogged(worker &w, task *parent) {
   std::size_t n = 0;
   for (const worker::backlog_entry &e : w.backlog_)
@@ -232,7 +261,10 @@ std::size_t runtime::backlogged(worker &w, task *parent) {
 
 bool runtime::drain_backlog(worker &w) {
   std::vector<worker::backlog_entry> &b = w.backlog_;
-  // Parents whose oldest entry stays: their later entries stay too.
+  // Parents whose oldest entry stays: their later entries stay too (the
+  // first kMaxBlocked remembered, the others found among the entries
+  // before: a worker's stack can hold more parents with backlogged
+  // children, and the running task's come last).
   constexpr int kMaxBlocked = 8;
   task *blocked[kMaxBlocked];
   int nblocked = 0;
@@ -244,6 +276,8 @@ bool runtime::drain_backlog(worker &w) {
       behind |= blocked[k] == parent;
     for (task *h : w.backlog_held_)
       behind |= h == parent;
+    for (std::size_t j = 0; nblocked == kMaxBlocked && !behind && j < i; ++j)
+      behind = b[j].parent == parent;
     if (behind) {
       ++i;
       continue;
@@ -273,9 +307,8 @@ bool runtime::drain_backlog(worker &w) {
       w.backlog_held_.pop_back();
       return true; // the backlog may have changed meanwhile
     }
-    if (nblocked == kMaxBlocked)
-      return progress;
-    blocked[nblocked++] = parent;
+    if (nblocked < kMaxBlocked)
+      blocked[nblocked++] = parent;
     ++i;
   }
   return progress;

@@ -66,11 +66,21 @@ void runtime::print_stats() const {
       (unsigned long long)s.tasks_serialized,
       (unsigned long long)s.peak_map_entries,
       (unsigned long long)s.modelled_cycles, ws_engine_->name());
-  uint64_t wide = 0;
-  for (int i = 0; i < nthreads(); ++i)
-    wide += workers_[i]->counters().wide_checks.load(std::memory_order_relaxed);
+  uint64_t wide = 0, backlogged = 0, backlog_peak = 0;
+  for (int i = 0; i < nthreads(); ++i) {
+    worker_counters &c = workers_[i]->counters();
+    wide += c.wide_checks.load(std::memory_order_relaxed);
+    backlogged += c.backlogged.load(std::memory_order_relaxed);
+    uint64_t peak = c.backlog_peak.load(std::memory_order_relaxed);
+    backlog_peak = peak > backlog_peak ? peak : backlog_peak;
+  }
   std::fprintf(stderr, "weft stats:   throttle_wide_checks=%llu\n",
                (unsigned long long)wide);
+  // Tasks a full engine sent to their worker's backlog, and the deepest
+  // backlog of one worker.
+  std::fprintf(stderr, "weft stats:   backlogged=%llu backlog_peak=%llu\n",
+               (unsigned long long)backlogged,
+               (unsigned long long)backlog_peak);
   for (const engine_counter &c : engine_counters())
     std::fprintf(stderr, "weft stats:   %s=%llu\n", c.name,
                  (unsigned long long)c.value);

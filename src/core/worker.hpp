@@ -43,6 +43,9 @@ struct worker_counters {
       sleeps{0}, full{0}, undeferred{0}, serialized{0};
   // Throttle checks made with the wide window (coarse tasks, spawn.cpp).
   std::atomic<uint64_t> wide_checks{0};
+  // Tasks that went through the backlog (worker::backlog_), and its
+  // largest depth.
+  std::atomic<uint64_t> backlogged{0}, backlog_peak{0};
   static void bump(std::atomic<uint64_t> &c) {
     c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
