@@ -155,7 +155,7 @@ void thread_log::new_id_block() {
   if (first + kIdBlock > UINT32_MAX)
     fatal("WEFT_TRACE: more than %u tasks in one trace (task ids are 32-bit)",
           UINT32_MAX - kIdBlock);
-  next_id = static_cast<uint32_t>(first);
+  next_id = id_first = static_cast<uint32_t>(first);
   id_end = static_cast<uint32_t>(first + kIdBlock);
 }
 
@@ -201,7 +201,7 @@ void implicit_begin(thread_log &l, task *t, uint32_t parent_id) {
 void wait_begin(thread_log &l, wait_kind k, uint32_t task_id,
                 const weft_dep *deps, int ndeps) {
   uint64_t at = ticks();
-  record *r = l.reserve(1 + static_cast<std::size_t>(ndeps));
+  record *r = l.reserve(1 + deps_records(ndeps));
   *r = record{kind::wait_begin,
               static_cast<uint8_t>(k),
               l.thread,
