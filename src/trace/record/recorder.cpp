@@ -212,6 +212,21 @@ void wait_begin(thread_log &l, wait_kind k, uint32_t task_id,
   put_deps(l, r + 1, task_id, at, deps, ndeps);
 }
 
+void put_packed_deps(const thread_log &l, record *r, const weft_dep *deps,
+                     int ndeps) {
+  for (int i = 0; i < ndeps; i += 3, ++r) {
+    int k = ndeps - i < 3 ? ndeps - i : 3;
+    uint64_t a[3] = {0, 0, 0};
+    uint32_t modes = 0;
+    for (int j = 0; j < k; ++j) {
+      a[j] = reinterpret_cast<uint64_t>(deps[i + j].addr);
+      modes |= uint32_t(static_cast<uint8_t>(deps[i + j].mode)) << (8 * j);
+    }
+    *r = record{
+        kind::deps, static_cast<uint8_t>(k), l.thread, modes, a[0], a[1], a[2]};
+  }
+}
+
 void sample(thread_log &l, worker &w, uint64_t at) {
   l.next_sample = at + g_rec->sample_period;
   uint64_t ready = trace_view::ready_hint(w);

@@ -201,25 +201,17 @@ thread_log *attach(int worker_id);
 inline std::size_t deps_records(int ndeps) {
   return ndeps == 1 ? 1 : static_cast<std::size_t>(ndeps + 2) / 3;
 }
+// ndeps >= 2 dependences as deps records at r (out of line: rarer).
+void put_packed_deps(const thread_log &l, record *r, const weft_dep *deps,
+                     int ndeps);
 inline void put_deps(const thread_log &l, record *r, uint64_t task_id,
                      uint64_t at, const weft_dep *deps, int ndeps) {
-  if (ndeps == 1) {
+  if (ndeps == 1)
     *r = record{
         kind::dep, static_cast<uint8_t>(deps[0].mode),      l.thread, 0, at,
         task_id,   reinterpret_cast<uint64_t>(deps[0].addr)};
-    return;
-  }
-  for (int i = 0; i < ndeps; i += 3, ++r) {
-    int k = ndeps - i < 3 ? ndeps - i : 3;
-    uint64_t a[3] = {0, 0, 0};
-    uint32_t modes = 0;
-    for (int j = 0; j < k; ++j) {
-      a[j] = reinterpret_cast<uint64_t>(deps[i + j].addr);
-      modes |= uint32_t(static_cast<uint8_t>(deps[i + j].mode)) << (8 * j);
-    }
-    *r = record{
-        kind::deps, static_cast<uint8_t>(k), l.thread, modes, a[0], a[1], a[2]};
-  }
+  else if (ndeps > 1)
+    put_packed_deps(l, r, deps, ndeps);
 }
 // A new task's task_create (and dep records) at `at`; returns its fresh id.
 inline uint32_t created(thread_log &l, uint32_t parent_id, const weft_dep *deps,
