@@ -267,13 +267,13 @@ TEST_P(recorder, ManyTasksKeepTheOrderAcrossThreads) {
 INSTANTIATE_TEST_SUITE_P(engines, recorder,
                          testing::Values("sw", "nexus", "picos"));
 
-// A task with more dependences than a worker's buffer holds (32768 records)
-// is written with all its dep records in one chunk.
+// A task with more dependences than a worker's buffer holds (32768 records,
+// three dependences each) is written with all its deps records in one chunk.
 TEST(recorder_sizes, DependenceListLargerThanABuffer) {
   std::string path = temp_path("huge");
   setenv("WEFT_TRACE", path.c_str(), 1);
   ASSERT_EQ(weft_init(1), WEFT_OK) << weft_last_error();
-  const int n = 40000;
+  const int n = 100000;
   std::vector<long> cells(n);
   std::vector<weft_dep> deps(n);
   for (int i = 0; i < n; ++i)
