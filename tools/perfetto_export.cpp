@@ -424,6 +424,9 @@ private:
     case trace::kind::task_spawn:
     case trace::kind::task_run:
     case trace::kind::task_done:
+    case trace::kind::task_spawn_dep:
+    case trace::kind::deps:
+    case trace::kind::task_exec:
       // record_stream expands the merged kinds into their events.
       throw trace::error("trace: " + path_ + ": a " + trace::name(r.type) +
                          " record reached the exporter unexpanded");

@@ -34,8 +34,9 @@ inline uint8_t flags_of(const task *t) {
 // its id.
 struct run_token {
   bool on = false;
+  bool completion = false; // a detached task's completion (no body)
   uint32_t id = 0;
-  uint64_t from = 0; // start of the finish segment
+  uint64_t from = 0; // the body's end, or the completion's start
 };
 
 // t starts running now (task_begin).
@@ -49,11 +50,12 @@ inline run_token task_begin(worker &w, task *t) {
   return k;
 }
 
-// t's body returned (task_end); its finish segment starts.
+// t's body returned (task_end); its finish starts (not timed apart: the
+// next schedule segment starts here).
 inline void task_end(worker &w, run_token &k) {
   if (__builtin_expect(k.on, 0)) {
     k.from = trace::ticks_early();
-    w.trace_log()->put(trace::kind::task_end, 0, 0, k.from, k.id, 0);
+    trace::ended(*w.trace_log(), k.id, k.from);
   }
 }
 
@@ -62,26 +64,32 @@ inline run_token completion_begin(task *t) {
   run_token k;
   if (__builtin_expect(trace::on(), 0)) {
     k.on = true;
+    k.completion = true;
     k.id = t->trace_id;
     k.from = trace::ticks();
   }
   return k;
 }
 
-// The task is retired: the finish segment ends, counters may be sampled.
+// The task is retired: a completion's finish segment ends; counters may be
+// sampled.
 inline void task_finished(worker &w, const run_token &k) {
   if (__builtin_expect(k.on, 0)) {
     trace::thread_log &l = *w.trace_log();
-    uint64_t to = trace::ticks_early();
-    trace::finished(l, k.id, k.from, to);
-    trace::maybe_sample(l, w, to);
-    l.mark = to;
+    if (__builtin_expect(k.completion, 0)) {
+      uint64_t to = trace::ticks_early();
+      trace::overhead(l, trace::overhead_kind::finish, k.id, k.from, to);
+      l.mark = to;
+    } else {
+      trace::retired(l, k.id, k.from);
+    }
+    trace::maybe_sample(l, w, k.from);
   }
 }
 
 // ---- finding work (worker::find_work, run_chain) -------------------------
 // Start of a search for work: the schedule segment starts at the end of the
-// last finish segment if nothing happened since.
+// last task if nothing was recorded since.
 inline uint64_t search_begin(worker &w) {
   if (__builtin_expect(trace::on(), 0)) {
     trace::thread_log &l = *w.trace_log();
@@ -106,7 +114,7 @@ inline void search_end(worker &w, task *t, uint64_t from) {
 // The worker takes t, the immediate successor its last task made ready.
 inline void scheduled(worker &w, task *t) {
   if (__builtin_expect(trace::on(), 0))
-    trace::scheduled(*w.trace_log(), t->trace_id);
+    trace::scheduled(*w.trace_log(), t->trace_id, true);
 }
 
 // ---- a task run in place (worker::run_inline) -----------------------------
@@ -117,7 +125,7 @@ inline void scheduled(worker &w, task *t) {
 [[gnu::noinline]] inline void
 inline_begin_traced(worker &w, task &t, task *parent, uint16_t flags) {
   trace::thread_log &l = *w.trace_log();
-  uint64_t at = trace::ticks();
+  uint64_t at = trace::ticks(); // may follow a predecessor's end elsewhere
   uint8_t undeferred = flags & TASK_THROTTLED ? 0 : trace::flag_undeferred;
   t.trace_id = trace::created(l, parent ? parent->trace_id : 0, nullptr, 0,
                               undeferred | flags_of(&t), at);
@@ -134,8 +142,8 @@ inline bool inline_begin(worker &w, task &t, task *parent, uint16_t flags) {
 
 inline void inline_end(worker &w, const task &t, bool on) {
   if (__builtin_expect(on, 0))
-    w.trace_log()->put(trace::kind::task_end, 0, 0, trace::ticks(), t.trace_id,
-                       0);
+    w.trace_log()->put(trace::kind::task_end, 0, 0, trace::ticks_early(),
+                       t.trace_id, 0);
 }
 
 // ---- spawning (runtime::spawn) ---------------------------------------------

@@ -31,13 +31,18 @@ inline std::string sys_error(const char *what, const std::string &path) {
 }
 
 inline constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'T', 'R', 'C', '1'};
-// 6: the arguments of weft_wait (kind 22). 5: the placement decisions
-// (kind 21). 4: the phase marks (kind 20). 3: the
-// region kinds 15-19 (a region's parent, a region task's spawn and arguments,
-// the core task that runs it). 2: times in ticks with the rate in the header,
-// overhead durations in ticks, the merged kinds 12-14. (Version 1 had times in
-// ns and no rate; it gained kind 11, rtask_arg, without a new number.)
-inline constexpr uint32_t kVersion = 6;
+// 7: the merged kinds 23-25 (a task's single dependence inside its
+// task_spawn, three dependences per record, a task's schedule segment,
+// start and end in one record) and no finish segment timed apart; the
+// readers read version 6 too. 6: the arguments of weft_wait (kind 22). 5: the
+// placement decisions (kind 21). 4: the phase marks (kind 20). 3: the region
+// kinds 15-19 (a region's parent, a region task's spawn and arguments, the core
+// task that runs it). 2: times in ticks with the rate in the header, overhead
+// durations in ticks, the merged kinds 12-14. (Version 1 had times in ns and no
+// rate; it gained kind 11, rtask_arg, without a new number.)
+inline constexpr uint32_t kVersion = 7;
+// The oldest version the readers read (its kinds are a subset of this one's).
+inline constexpr uint32_t kOldestVersion = 6;
 inline constexpr uint32_t kChunkMagic = 0x4b4e4843; // "CHNK"
 
 struct file_header {
@@ -115,9 +120,24 @@ enum class kind : uint8_t {
   rwait = 22,       // task: the task calling weft_wait, before its
                     // wait_begin; count: the waited arguments, as `count`
                     // rspawn_arg records that follow
+  // Version 7's merged kinds (only in files):
+  task_spawn_dep = 23, // a task_spawn with its one dependence inside: sub =
+                       // flags | dep_mode << 4; task = id | the address's
+                       // bits 0-31 << 32; count: the address's bits 32-63;
+                       // arg as task_spawn's; no dep record follows
+  deps = 24,           // up to three dep records of the task_create,
+                       // task_spawn or wait_begin before it (its time and
+                       // task): sub: how many (1-3); count: their modes,
+                       // 8 bits each from bit 0; time, task, arg: their
+                       // addresses, in this order
+  task_exec = 25,      // task_run (time, task, arg as it), then task_end at
+                       // time + count (the body's length in ticks)
 };
-// The last record kind a reader knows.
-inline constexpr kind kLastKind = kind::rwait;
+// The last record kind a reader knows, by the file's version.
+inline constexpr kind kLastKind = kind::task_exec;
+inline constexpr kind last_kind(uint32_t version) {
+  return version >= 7 ? kind::task_exec : kind::rwait;
+}
 
 // An rplace record's arg: the region task's spawn number (bits 0-39), the
 // scheduler that handled the placement (the lowest common ancestor of its

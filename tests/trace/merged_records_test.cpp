@@ -1,9 +1,11 @@
-// Format version 2: times in ticks converted with the header's rate, and the
-// merged kinds (task_spawn, task_run, task_done) read back as the events
-// they stand for: the same records, the same graph, through trace::read and
-// record_stream, as the same trace written event by event in ns. A file of
-// another version is refused naming it. The recorder writes a leaf task as
-// three records.
+// Format versions 2 to 7: times in ticks converted with the header's rate,
+// and the merged kinds (task_spawn, task_run, task_done; version 7's
+// task_spawn_dep, deps, task_exec) read back as the events they stand for:
+// the same records, the same graph, through trace::read and record_stream,
+// as the same trace written event by event in ns. A version 6 file still
+// reads; older ones are refused naming their version. The recorder writes a
+// leaf task as two records, its dependences inside them or packed three to
+// a record.
 #include "trace/read/trace_graph.hpp"
 #include "trace/read/trace_reader.hpp"
 #include "trace/read/trace_stream.hpp"
@@ -13,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +23,7 @@
 #include <map>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -78,6 +82,48 @@ struct two_traces {
     plain[th].push_back(rec(kind::overhead, th, at, id, to - at, 0,
                             uint8_t(overhead_kind::finish)));
   }
+  // Version 7: task id created at `at` with deps (address, mode), its
+  // spawn segment ending at `to`: one dependence inside a task_spawn_dep,
+  // more packed three to a deps record.
+  void spawn7(uint16_t th, uint64_t at, uint64_t to, uint64_t id,
+              uint64_t parent,
+              std::vector<std::pair<uint64_t, trace::dep_mode>> deps) {
+    uint32_t n = static_cast<uint32_t>(deps.size());
+    uint64_t arg = parent | ((to - at) * 4) << 32;
+    if (n == 1) {
+      merged[th].push_back(rec(kind::task_spawn_dep, th, tk(at),
+                               id | deps[0].first << 32, arg,
+                               uint32_t(deps[0].first >> 32),
+                               uint8_t(uint8_t(deps[0].second) << 4)));
+    } else {
+      merged[th].push_back(rec(kind::task_spawn, th, tk(at), id, arg, n));
+      for (uint32_t i = 0; i < n; i += 3) {
+        uint64_t a[3] = {0, 0, 0};
+        uint32_t modes = 0, k = std::min(3u, n - i);
+        for (uint32_t j = 0; j < k; ++j) {
+          a[j] = deps[i + j].first;
+          modes |= uint32_t(deps[i + j].second) << (8 * j);
+        }
+        merged[th].push_back(
+            rec(kind::deps, th, a[0], a[1], a[2], modes, uint8_t(k)));
+      }
+    }
+    plain[th].push_back(rec(kind::task_create, th, at, id, parent, n));
+    for (auto [a, m] : deps)
+      plain[th].push_back(rec(kind::dep, th, at, id, a, 0, uint8_t(m)));
+    plain[th].push_back(rec(kind::overhead, th, at, id, to - at, 0,
+                            uint8_t(overhead_kind::spawn)));
+  }
+  // Version 7: task id found at `from`, begun at `at`, ended at `end`.
+  void exec(uint16_t th, uint64_t from, uint64_t at, uint64_t end,
+            uint64_t id) {
+    merged[th].push_back(rec(kind::task_exec, th, tk(at), id, tk(from),
+                             uint32_t((end - at) * 4)));
+    plain[th].push_back(rec(kind::overhead, th, from, id, at - from, 0,
+                            uint8_t(overhead_kind::schedule)));
+    plain[th].push_back(rec(kind::task_begin, th, at, id));
+    plain[th].push_back(rec(kind::task_end, th, end, id));
+  }
   // A record of a kind that is not merged.
   void both(trace::record r) {
     plain[r.thread].push_back(r);
@@ -89,15 +135,19 @@ struct two_traces {
 
   static void write(const std::string &path,
                     const std::map<uint16_t, std::vector<trace::record>> &by,
-                    uint64_t tick0, double rate) {
-    trace::writer w(path,
-                    trace::make_header("sw", "merged", 2, 0, tick0, rate));
+                    uint64_t tick0, double rate,
+                    uint32_t version = trace::kVersion) {
+    trace::file_header h =
+        trace::make_header("sw", "merged", 2, 0, tick0, rate);
+    h.version = version;
+    trace::writer w(path, h);
     // Each thread in two chunks, interleaved.
     for (int half = 0; half < 2; ++half)
       for (const auto &[th, rs] : by) {
         std::size_t mid = rs.size() / 2;
         // A record and its dep records stay in one chunk.
-        while (mid < rs.size() && rs[mid].type == kind::dep)
+        while (mid < rs.size() &&
+               (rs[mid].type == kind::dep || rs[mid].type == kind::deps))
           ++mid;
         if (half == 0)
           w.write_chunk(th, rs.data(), mid);
@@ -137,6 +187,45 @@ two_traces sample() {
   return t;
 }
 
+// sample() as version 7 writes it: b's two dependences, a third task d
+// with four (two deps records) and a wait on three (one deps record); a's
+// and c's runs in task_exec records, whose schedule segments start at the
+// end of the task before them on the thread (no finish segment).
+two_traces sample7() {
+  using trace::dep_mode;
+  two_traces t;
+  t.both(rec(kind::task_create, 0, 0, 1, 0, 0, trace::flag_implicit));
+  t.both(rec(kind::task_begin, 0, 0, 1));
+  t.both(rec(kind::task_create, 1, 1, 2, 0, 0, trace::flag_implicit));
+  t.both(rec(kind::task_begin, 1, 1, 2));
+  t.spawn7(0, 10, 14, 10, 1, {{0x7f0012345678, dep_mode::inout}});
+  t.exec(1, 12, 15, 60, 10);
+  t.spawn7(0, 20, 23, 11, 1, {{0x100, dep_mode::in}, {0x200, dep_mode::out}});
+  t.spawn7(0, 30, 31, 12, 1, {});
+  t.spawn7(0, 32, 35, 13, 1,
+           {{0x200, dep_mode::in},
+            {0x300, dep_mode::inoutset},
+            {0x400, dep_mode::mutexinoutset},
+            {0x500, dep_mode::inout}});
+  t.both(rec(kind::wait_begin, 0, 40, 1, 0, 3,
+             uint8_t(trace::wait_kind::taskwait_on)));
+  t.merged[0].push_back(
+      rec(kind::deps, 0, 0x100, 0x200, 0x300, 1u | 1u << 8 | 2u << 16, 3));
+  for (auto [a, m] :
+       {std::pair<uint64_t, uint8_t>{0x100, 1}, {0x200, 1}, {0x300, 2}})
+    t.plain[0].push_back(rec(kind::dep, 0, 40, 1, a, 0, m));
+  t.both(rec(kind::counter, 1, 61, 0, 3, 0, uint8_t(trace::counter_id::ready)));
+  t.exec(1, 62, 70, 80, 12);
+  t.run(0, 65, 66, 11);
+  t.both(rec(kind::task_end, 0, 90, 11));
+  t.exec(1, 95, 97, 99, 13);
+  t.both(rec(kind::wait_end, 0, 100, 1, 0, 0,
+             uint8_t(trace::wait_kind::taskwait_on)));
+  t.both(rec(kind::task_end, 1, 110, 2));
+  t.both(rec(kind::task_end, 0, 120, 1));
+  return t;
+}
+
 void expect_same_graph(const trace::task_graph &a, const trace::task_graph &b) {
   ASSERT_EQ(a.tasks.size(), b.tasks.size());
   for (std::size_t i = 0; i < a.tasks.size(); ++i) {
@@ -159,20 +248,23 @@ void expect_same_graph(const trace::task_graph &a, const trace::task_graph &b) {
   }
 }
 
-TEST(MergedRecords, ReadAsTheEventsTheyStandFor) {
-  two_traces t = sample();
+// `t` written merged (ticks, with `version` in the header) and plain (ns)
+// reads back as the same events, graph and stream; returns the graph.
+trace::task_graph expect_same_events(const two_traces &t, uint32_t version) {
   std::string mpath = temp_path("merged"), ppath = temp_path("plain");
-  two_traces::write(mpath, t.merged, kTick0, kNsPerTick);
+  two_traces::write(mpath, t.merged, kTick0, kNsPerTick, version);
   two_traces::write(ppath, t.plain, 0, 1.0);
   trace::trace_data m = trace::read(mpath), p = trace::read(ppath);
+  EXPECT_EQ(m.header.version, version);
   EXPECT_EQ(m.header.tick0, kTick0);
   EXPECT_EQ(m.header.ns_per_tick, kNsPerTick);
-  ASSERT_EQ(m.records.size(), p.records.size());
+  EXPECT_EQ(m.records.size(), p.records.size());
   std::size_t merged_records = 0;
   for (const auto &[th, rs] : t.merged)
     merged_records += rs.size();
   EXPECT_LT(merged_records, p.records.size()); // the merge saved records
-  for (std::size_t i = 0; i < p.records.size(); ++i) {
+  for (std::size_t i = 0; i < std::min(m.records.size(), p.records.size());
+       ++i) {
     const trace::record &a = m.records[i], &b = p.records[i];
     EXPECT_EQ(a.type, b.type) << i;
     EXPECT_EQ(a.sub, b.sub) << i;
@@ -182,14 +274,8 @@ TEST(MergedRecords, ReadAsTheEventsTheyStandFor) {
     EXPECT_EQ(a.task, b.task) << i;
     EXPECT_EQ(a.arg, b.arg) << i;
   }
-  // b (11) depends on a (10) through x; c (12) on nothing.
   trace::task_graph gm = trace::build_graph(m), gp = trace::build_graph(p);
   expect_same_graph(gm, gp);
-  uint32_t a = gm.index_of(10), b = gm.index_of(11);
-  ASSERT_EQ(gm.tasks[a].nsuccs, 1u);
-  EXPECT_EQ(gm.succs[gm.tasks[a].first_succ], b);
-  EXPECT_EQ(gm.tasks[b].begin_ns, 66u);
-  EXPECT_EQ(gm.tasks[a].end_ns, 60u);
 
   // The stream returns the same events in the same order.
   trace::record_stream s(mpath);
@@ -197,14 +283,60 @@ TEST(MergedRecords, ReadAsTheEventsTheyStandFor) {
   trace::record r;
   std::size_t i = 0;
   while (s.next(r)) {
-    ASSERT_LT(i, m.records.size());
-    EXPECT_EQ(std::memcmp(&r, &m.records[i], sizeof r), 0) << "event " << i;
+    EXPECT_LT(i, m.records.size());
+    if (i < m.records.size()) {
+      EXPECT_EQ(std::memcmp(&r, &m.records[i], sizeof r), 0) << "event " << i;
+    }
     ++i;
   }
   EXPECT_EQ(i, m.records.size());
   EXPECT_EQ(s.done(), merged_records);
   std::remove(mpath.c_str());
   std::remove(ppath.c_str());
+  return gm;
+}
+
+// Version 6's merged kinds, in a version 6 file and in a version 7 one
+// (which still writes them where the newer ones do not fit).
+TEST(MergedRecords, ReadAsTheEventsTheyStandFor) {
+  for (uint32_t version : {6u, 7u}) {
+    trace::task_graph gm = expect_same_events(sample(), version);
+    // b (11) depends on a (10) through x; c (12) on nothing.
+    uint32_t a = gm.index_of(10), b = gm.index_of(11);
+    ASSERT_EQ(gm.tasks[a].nsuccs, 1u);
+    EXPECT_EQ(gm.succs[gm.tasks[a].first_succ], b);
+    EXPECT_EQ(gm.tasks[b].begin_ns, 66u);
+    EXPECT_EQ(gm.tasks[a].end_ns, 60u);
+  }
+}
+
+// Version 7's kinds: a's dependence (an address above 32 bits) and mode
+// come back from inside its task_spawn_dep, b's and d's and the wait's
+// from deps records; d depends on b through 0x200.
+TEST(MergedRecords, Version7KindsReadAsTheirEvents) {
+  trace::task_graph g = expect_same_events(sample7(), 7);
+  uint32_t a = g.index_of(10), b = g.index_of(11), d = g.index_of(13);
+  EXPECT_EQ(g.tasks[a].ndeps, 1u);
+  EXPECT_EQ(g.tasks[a].end_ns, 60u);
+  ASSERT_EQ(g.tasks[b].nsuccs, 1u);
+  EXPECT_EQ(g.succs[g.tasks[b].first_succ], d);
+  EXPECT_EQ(g.tasks[d].begin_ns, 97u);
+}
+
+// A version 6 file may not hold version 7's kinds.
+TEST(MergedRecords, Version7KindInAVersion6FileIsAnError) {
+  two_traces t = sample7();
+  std::string path = temp_path("v6new");
+  two_traces::write(path, t.merged, kTick0, kNsPerTick, 6);
+  try {
+    trace::read(path);
+    FAIL() << "a task_spawn_dep was accepted in a version 6 file";
+  } catch (const trace::error &e) {
+    EXPECT_NE(std::string(e.what()).find("unknown record kind 23"),
+              std::string::npos)
+        << e.what();
+  }
+  std::remove(path.c_str());
 }
 
 // A merged record's damage is reported like any other's.
@@ -226,6 +358,28 @@ TEST(MergedRecords, SpawnWithoutItsDepsIsAnError) {
         << e.what();
   }
   EXPECT_THROW(trace::record_stream{path}, trace::error);
+  std::remove(path.c_str());
+}
+
+// A deps record with more dependences than its owner has left is an error.
+TEST(MergedRecords, DepsRecordBeyondItsOwnersCountIsAnError) {
+  std::string path = temp_path("deps");
+  {
+    trace::writer w(path, trace::make_header("sw", "p", 1, 0));
+    std::vector<trace::record> rs = {rec(kind::task_spawn, 0, 5, 3, 1, 2),
+                                     rec(kind::deps, 0, 8, 9, 10, 0x030303, 3)};
+    w.write_chunk(0, rs.data(), rs.size());
+    w.close();
+  }
+  try {
+    trace::read(path);
+    FAIL() << "a deps record of 3 after a task_spawn of 2 was accepted";
+  } catch (const trace::error &e) {
+    EXPECT_NE(std::string(e.what()).find("deps record of 3 dependences where "
+                                         "2 are due"),
+              std::string::npos)
+        << e.what();
+  }
   std::remove(path.c_str());
 }
 
@@ -263,7 +417,8 @@ TEST(MergedRecords, OldVersionIsRefusedNamingIt) {
             what.find("trace format version " + std::to_string(old) + ","),
             std::string::npos)
             << what;
-        EXPECT_NE(what.find("reads version 6"), std::string::npos) << what;
+        EXPECT_NE(what.find("reads versions 6 to 7"), std::string::npos)
+            << what;
         EXPECT_NE(what.find(path), std::string::npos) << what;
       }
     }
@@ -290,20 +445,38 @@ std::map<kind, std::size_t> kinds_in(const std::string &path) {
   return n;
 }
 
-// Leaf tasks at 1, 2 and 4 threads: every task is a task_spawn, a task_run
-// (or, when nothing scheduled it, a task_begin) and a task_done; the trace
-// reads back with every task begun after its creation and the same
-// per-task events as before the merge.
-TEST(MergedRecords, RecorderWritesALeafTaskAsThreeRecords) {
+long g_cells[50][4];
+
+// Task i's dependences (0, 1 or 4; distinct cells within a batch of 50, so
+// that a batch's tasks are independent).
+int leaf_deps(int i, weft_dep *d) {
+  static const weft_dep_mode modes[4] = {WEFT_IN, WEFT_OUT, WEFT_INOUTSET,
+                                         WEFT_MUTEXINOUTSET};
+  int n = i % 3 == 0 ? 0 : i % 3 == 1 ? 1 : 4;
+  for (int j = 0; j < n; ++j)
+    d[j] = {&g_cells[i % 50][j], n == 1 ? WEFT_INOUT : modes[j]};
+  return n;
+}
+
+// Leaf tasks at 1, 2 and 4 threads, with 0, 1 or 4 dependences: every task
+// is a task_spawn (task_spawn_dep with its one dependence; with four, two
+// deps records follow) and a task_exec (or, when nothing scheduled it, a
+// task_begin and a task_end); no finish segment is timed. The trace reads
+// back with every task begun after its creation, each task's dependences
+// as it was given them, and the same per-task events as version 6 had
+// but the finish segments.
+TEST(MergedRecords, RecorderWritesALeafTaskAsTwoRecords) {
   for (int threads : {1, 2, 4}) {
     std::string path = temp_path("leaves") + std::to_string(threads);
     setenv("WEFT_TRACE", path.c_str(), 1);
     ASSERT_EQ(weft_init(threads), WEFT_OK) << weft_last_error();
     // Batches of 50: below the throttle's limit (a throttled task runs
     // in place, begun without a schedule segment).
-    const int n = 5000;
+    const int n = 6000;
     for (int i = 0; i < n; ++i) {
-      ASSERT_EQ(weft_spawn(leaf, nullptr, nullptr, 0), WEFT_OK);
+      weft_dep d[4];
+      int nd = leaf_deps(i, d);
+      ASSERT_EQ(weft_spawn(leaf, nullptr, d, nd), WEFT_OK);
       if (i % 50 == 49) {
         ASSERT_EQ(weft_taskwait(), WEFT_OK);
       }
@@ -311,25 +484,54 @@ TEST(MergedRecords, RecorderWritesALeafTaskAsThreeRecords) {
     ASSERT_EQ(weft_shutdown(), WEFT_OK);
     unsetenv("WEFT_TRACE");
     std::map<kind, std::size_t> k = kinds_in(path);
-    EXPECT_EQ(k[kind::task_spawn], std::size_t(n)) << threads;
-    EXPECT_EQ(k[kind::task_done], std::size_t(n)) << threads;
-    EXPECT_EQ(k[kind::task_run] + k[kind::task_begin], std::size_t(n + threads))
+    EXPECT_EQ(k[kind::task_spawn], std::size_t(2 * n / 3)) << threads;
+    EXPECT_EQ(k[kind::task_spawn_dep], std::size_t(n / 3)) << threads;
+    EXPECT_EQ(k[kind::deps], std::size_t(2 * n / 3)) << threads;
+    EXPECT_EQ(k[kind::dep], 0u) << threads;
+    EXPECT_EQ(k[kind::task_done], 0u) << threads;
+    EXPECT_EQ(k[kind::task_exec] + k[kind::task_run] + k[kind::task_begin],
+              std::size_t(n + threads))
         << threads;
-    EXPECT_GE(k[kind::task_run], std::size_t(n) * 9 / 10) << threads;
+    EXPECT_EQ(k[kind::task_end], k[kind::task_run] + k[kind::task_begin])
+        << threads;
+    EXPECT_GE(k[kind::task_exec], std::size_t(n) * 9 / 10) << threads;
     EXPECT_EQ(k[kind::task_create], std::size_t(threads)) << threads;
     trace::trace_data t = trace::read(path);
     std::map<kind, std::size_t> events;
     std::map<uint8_t, std::size_t> overheads;
-    for (const trace::record &r : t.records) {
+    // The explicit tasks by id (thread 0 creates them in id order).
+    std::map<uint64_t, std::vector<trace::record>> deps_of;
+    for (std::size_t i = 0; i < t.records.size(); ++i) {
+      const trace::record &r = t.records[i];
       ++events[r.type];
       if (r.type == kind::overhead)
         ++overheads[r.sub];
+      if (r.type == kind::task_create && !(r.sub & trace::flag_implicit)) {
+        std::vector<trace::record> &v = deps_of[r.task];
+        for (uint32_t j = 1; j <= r.count; ++j)
+          v.push_back(t.records[i + j]);
+      }
     }
     EXPECT_EQ(events[kind::task_create], std::size_t(n + threads));
     EXPECT_EQ(events[kind::task_begin], std::size_t(n + threads));
     EXPECT_EQ(events[kind::task_end], std::size_t(n + threads));
+    EXPECT_EQ(events[kind::dep], std::size_t(n / 3 + 4 * n / 3));
     EXPECT_EQ(overheads[uint8_t(overhead_kind::spawn)], std::size_t(n));
-    EXPECT_EQ(overheads[uint8_t(overhead_kind::finish)], std::size_t(n));
+    EXPECT_EQ(overheads[uint8_t(overhead_kind::finish)], 0u);
+    EXPECT_GE(overheads[uint8_t(overhead_kind::schedule)], std::size_t(n) / 2);
+    ASSERT_EQ(deps_of.size(), std::size_t(n));
+    int i = 0;
+    for (const auto &[id, v] : deps_of) {
+      weft_dep d[4];
+      int nd = leaf_deps(i++, d);
+      ASSERT_EQ(v.size(), std::size_t(nd)) << "task " << id;
+      for (int j = 0; j < nd; ++j) {
+        EXPECT_EQ(v[j].type, kind::dep);
+        EXPECT_EQ(v[j].task, id);
+        EXPECT_EQ(v[j].arg, reinterpret_cast<uint64_t>(d[j].addr)) << id;
+        EXPECT_EQ(v[j].sub, uint8_t(d[j].mode)) << id;
+      }
+    }
     trace::task_graph g = trace::build_graph(t);
     ASSERT_EQ(g.tasks.size(), std::size_t(n + threads));
     for (const trace::task_node &x : g.tasks) {

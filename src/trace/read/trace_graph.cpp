@@ -785,6 +785,9 @@ struct builder {
       case kind::task_spawn:
       case kind::task_run:
       case kind::task_done:
+      case kind::task_spawn_dep:
+      case kind::deps:
+      case kind::task_exec:
         fail(r.task, std::string("a ") + name(r.type) +
                          " record: only files hold merged kinds, "
                          "trace::read expands them");

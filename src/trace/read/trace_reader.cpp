@@ -21,9 +21,14 @@ struct file_closer {
               what);
 }
 
-bool known(kind k) { return k >= kind::task_create && k <= kLastKind; }
-
 } // namespace
+
+void thread_decoder::deps_done(std::vector<record> &out) {
+  if (deps_due_ == 0 && spawn_due_) {
+    spawn_due_ = false;
+    overhead(out, overhead_kind::spawn, spawn_task_, spawn_from_, spawn_to_);
+  }
+}
 
 void thread_decoder::overhead(std::vector<record> &out, overhead_kind k,
                               uint64_t task, uint64_t from, uint64_t to) {
@@ -34,12 +39,25 @@ void thread_decoder::overhead(std::vector<record> &out, overhead_kind k,
 }
 
 std::string thread_decoder::add(const record &r, std::vector<record> &out) {
-  if (!known(r.type))
+  if (r.type < kind::task_create || r.type > last_kind_)
     return "unknown record kind " + std::to_string(int(r.type));
   if (r.thread != thread_)
     return "record of thread " + std::to_string(r.thread) +
            " in a chunk of thread " + std::to_string(thread_);
   if (deps_due_ > 0) {
+    if (r.type == kind::deps) {
+      if (r.sub < 1 || r.sub > 3 || r.sub > deps_due_)
+        return "deps record of " + std::to_string(int(r.sub)) +
+               " dependences where " + std::to_string(deps_due_) + " are due";
+      const uint64_t addr[3] = {r.time, r.task, r.arg};
+      uint64_t at = next_ns(owner_time_);
+      for (int i = 0; i < r.sub; ++i)
+        out.push_back(record{kind::dep, uint8_t(r.count >> (8 * i)), thread_, 0,
+                             at, owner_task_, addr[i]});
+      deps_due_ -= r.sub;
+      deps_done(out);
+      return {};
+    }
     if (r.type != kind::dep)
       return "expected " + std::to_string(deps_due_) + " more dep records";
     if (r.time != owner_time_)
@@ -47,20 +65,21 @@ std::string thread_decoder::add(const record &r, std::vector<record> &out) {
     record e = r;
     e.time = next_ns(r.time);
     out.push_back(e);
-    if (--deps_due_ == 0 && spawn_due_) {
-      spawn_due_ = false;
-      overhead(out, overhead_kind::spawn, spawn_task_, spawn_from_, spawn_to_);
-    }
+    --deps_due_;
+    deps_done(out);
     return {};
   }
   record e = r;
   switch (r.type) {
   case kind::dep:
-    return "dep record without a task_create or wait_begin";
+  case kind::deps:
+    return std::string(name(r.type)) +
+           " record without a task_create or wait_begin";
   case kind::task_create:
   case kind::wait_begin:
     deps_due_ = r.count;
     owner_time_ = r.time;
+    owner_task_ = r.task;
     break;
   case kind::overhead:
     overhead(out, overhead_kind(r.sub), r.task, r.time, r.time + r.arg);
@@ -68,6 +87,7 @@ std::string thread_decoder::add(const record &r, std::vector<record> &out) {
   case kind::task_spawn:
     deps_due_ = r.count;
     owner_time_ = r.time;
+    owner_task_ = r.task;
     e.type = kind::task_create;
     e.arg = r.arg & 0xffffffffu;
     e.time = next_ns(r.time);
@@ -79,6 +99,31 @@ std::string thread_decoder::add(const record &r, std::vector<record> &out) {
       spawn_due_ = true;
     else
       overhead(out, overhead_kind::spawn, spawn_task_, spawn_from_, spawn_to_);
+    return {};
+  case kind::task_spawn_dep: {
+    uint64_t id = r.task & 0xffffffffu;
+    e.type = kind::task_create;
+    e.sub = r.sub & 0x0f;
+    e.count = 1;
+    e.task = id;
+    e.arg = r.arg & 0xffffffffu;
+    e.time = next_ns(r.time);
+    out.push_back(e);
+    out.push_back(record{kind::dep, uint8_t(r.sub >> 4), thread_, 0, e.time, id,
+                         uint64_t(r.count) << 32 | r.task >> 32});
+    overhead(out, overhead_kind::spawn, id, r.time, r.time + (r.arg >> 32));
+    return {};
+  }
+  case kind::task_exec:
+    overhead(out, overhead_kind::schedule, r.task, r.arg, r.time);
+    e.type = kind::task_begin;
+    e.count = 0;
+    e.arg = 0;
+    e.time = next_ns(r.time);
+    out.push_back(e);
+    e.type = kind::task_end;
+    e.time = next_ns(r.time + r.count);
+    out.push_back(e);
     return {};
   case kind::task_run:
     overhead(out, overhead_kind::schedule, r.task, r.arg, r.time);
@@ -116,10 +161,11 @@ file_header read_header(std::FILE *f, const std::string &path) {
     bad(path, 0, "shorter than a trace header (not a weft trace?)");
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
     bad(path, 0, "not a weft trace (bad magic)");
-  if (h.version != kVersion)
+  if (h.version < kOldestVersion || h.version > kVersion)
     bad(path, 8,
         "trace format version " + std::to_string(h.version) +
-            ", this weft reads version " + std::to_string(kVersion) +
+            ", this weft reads versions " + std::to_string(kOldestVersion) +
+            " to " + std::to_string(kVersion) +
             " only (record the trace again with this weft)");
   if (std::fread(reinterpret_cast<char *>(&h) + kHead, sizeof h - kHead, 1,
                  f) != 1)
@@ -218,6 +264,12 @@ const char *name(kind k) {
     return "rplace";
   case kind::rwait:
     return "rwait";
+  case kind::task_spawn_dep:
+    return "task_spawn_dep";
+  case kind::deps:
+    return "deps";
+  case kind::task_exec:
+    return "task_exec";
   }
   return "unknown";
 }

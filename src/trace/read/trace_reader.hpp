@@ -21,7 +21,8 @@ namespace weft::trace {
 class thread_decoder {
 public:
   thread_decoder(const file_header &h, uint16_t thread)
-      : tick0_(h.tick0), ns_per_tick_(h.ns_per_tick), thread_(thread) {}
+      : tick0_(h.tick0), ns_per_tick_(h.ns_per_tick),
+        last_kind_(last_kind(h.version)), thread_(thread) {}
   // Appends the events r stands for to out. Returns "" or what is wrong
   // with r.
   std::string add(const record &r, std::vector<record> &out);
@@ -45,13 +46,16 @@ private:
   // An overhead segment of task from ticks `from` to `to`.
   void overhead(std::vector<record> &out, overhead_kind k, uint64_t task,
                 uint64_t from, uint64_t to);
+  // After the last dep record of a task_spawn: its spawn segment.
+  void deps_done(std::vector<record> &out);
 
   uint64_t tick0_;
   double ns_per_tick_;
+  kind last_kind_;
   uint16_t thread_;
   uint64_t last_ns_ = 0;
   uint32_t deps_due_ = 0;
-  uint64_t owner_time_ = 0;
+  uint64_t owner_time_ = 0, owner_task_ = 0;
   // A task_spawn's spawn segment, due after its dep records.
   bool spawn_due_ = false;
   uint64_t spawn_task_ = 0, spawn_from_ = 0, spawn_to_ = 0;
@@ -66,8 +70,8 @@ struct trace_data {
 };
 
 // Reads and checks a trace's header (magic, version, record size) from the
-// start of f; the name fields come back NUL-terminated. Another version is
-// refused naming it.
+// start of f; the name fields come back NUL-terminated. A version other
+// than kOldestVersion..kVersion is refused naming it.
 file_header read_header(std::FILE *f, const std::string &path);
 
 // Reads and checks a whole trace: magic, version, record size, chunk

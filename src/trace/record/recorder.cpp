@@ -155,7 +155,7 @@ void thread_log::new_id_block() {
   if (first + kIdBlock > UINT32_MAX)
     fatal("WEFT_TRACE: more than %u tasks in one trace (task ids are 32-bit)",
           UINT32_MAX - kIdBlock);
-  next_id = static_cast<uint32_t>(first);
+  next_id = id_first = static_cast<uint32_t>(first);
   id_end = static_cast<uint32_t>(first + kIdBlock);
 }
 
@@ -201,7 +201,7 @@ void implicit_begin(thread_log &l, task *t, uint32_t parent_id) {
 void wait_begin(thread_log &l, wait_kind k, uint32_t task_id,
                 const weft_dep *deps, int ndeps) {
   uint64_t at = ticks();
-  record *r = l.reserve(1 + static_cast<std::size_t>(ndeps));
+  record *r = l.reserve(1 + deps_records(ndeps));
   *r = record{kind::wait_begin,
               static_cast<uint8_t>(k),
               l.thread,
@@ -210,6 +210,21 @@ void wait_begin(thread_log &l, wait_kind k, uint32_t task_id,
               task_id,
               0};
   put_deps(l, r + 1, task_id, at, deps, ndeps);
+}
+
+void put_packed_deps(const thread_log &l, record *r, const weft_dep *deps,
+                     int ndeps) {
+  for (int i = 0; i < ndeps; i += 3, ++r) {
+    int k = ndeps - i < 3 ? ndeps - i : 3;
+    uint64_t a[3] = {0, 0, 0};
+    uint32_t modes = 0;
+    for (int j = 0; j < k; ++j) {
+      a[j] = reinterpret_cast<uint64_t>(deps[i + j].addr);
+      modes |= uint32_t(static_cast<uint8_t>(deps[i + j].mode)) << (8 * j);
+    }
+    *r = record{
+        kind::deps, static_cast<uint8_t>(k), l.thread, modes, a[0], a[1], a[2]};
+  }
 }
 
 void sample(thread_log &l, worker &w, uint64_t at) {

@@ -5,11 +5,15 @@
 //
 // Times are taken as raw ticks (the TSC on x86-64, else CLOCK_MONOTONIC ns)
 // and written as they are: the header holds the rate, and the readers
-// convert. A task's creation and spawn segment, its schedule segment and
-// start, and its end and finish segment are each one record (task_spawn,
-// task_run, task_done): the second hook of each pair turns the record the
-// first one wrote into the merged kind when nothing was written between
-// them, and writes a record of its own otherwise.
+// convert. A task takes four timestamps (its creation, the end of its spawn
+// segment, its start and its end; the finish segment is not timed apart:
+// the next schedule segment of its thread starts at the task's end) and,
+// when nothing else is written between its events, two records: a
+// task_spawn (task_spawn_dep with a single dependence inside) and a
+// task_exec (the schedule segment, start and end). The second hook of each
+// pair turns the record the first one wrote into the merged kind when
+// nothing was written between them, and writes a record of its own
+// otherwise.
 #pragma once
 
 #include "trace/trace_format.hpp"
@@ -78,8 +82,9 @@ void forget_in_child();
 struct thread_log {
   record *pos = nullptr, *limit = nullptr, *buf = nullptr;
   uint16_t thread = 0;
-  uint32_t next_id = 0, id_end = 0; // this worker's block of task ids
-  uint64_t mark = 0;          // end of the last finish segment, 0 if stale
+  uint32_t id_first = 0, next_id = 0, id_end = 0; // this worker's block
+                                                  // of task ids
+  uint64_t mark = 0;          // end of the last task, 0 if stale
   uint64_t found = 0;         // end of the last schedule segment, 0 if stale
   uint64_t next_sample = 0;   // ticks of the next counter sample
   std::size_t created_at = 0; // index in buf of the last task_create
@@ -98,6 +103,10 @@ struct thread_log {
            uint64_t arg) {
     *reserve(1) = record{k, sub, thread, count, time, task, arg};
   }
+  // Whether task id was created by this worker (in its current block).
+  bool created_here(uint32_t id) const {
+    return id - id_first < next_id - id_first;
+  }
   uint32_t fresh_id() {
     if (next_id == id_end)
       new_id_block();
@@ -110,11 +119,13 @@ struct thread_log {
 
 // ---- hooks (only when on()) -------------------------------------------------
 // The schedule segment of the task a worker is about to run: from the end
-// of its last finish segment (if it did nothing else since) to now, which
-// is also the task's start.
-inline void scheduled(thread_log &l, uint32_t id) {
-  uint64_t from = l.mark ? l.mark : ticks();
-  uint64_t to = ticks();
+// of its last task (if it did nothing else since) to now, which is also the
+// task's start. A task this worker created and made ready itself (its
+// immediate successor, `mine`) follows nothing another thread did: its
+// start may be read early.
+inline void scheduled(thread_log &l, uint32_t id, bool mine = false) {
+  uint64_t to = mine && l.created_here(id) ? ticks_early() : ticks();
+  uint64_t from = l.mark && l.mark <= to ? l.mark : to;
   l.put(kind::overhead, static_cast<uint8_t>(overhead_kind::schedule), 0, from,
         id, to - from);
   l.found = to;
@@ -138,46 +149,75 @@ inline void overhead(thread_log &l, overhead_kind k, uint32_t id, uint64_t from,
   l.put(kind::overhead, static_cast<uint8_t>(k), 0, from, id,
         to > from ? to - from : 0);
 }
-// Task id's finish segment, from its task_end at `from` to `to`: merged into
-// that task_end (a task_done) if it is the last record written.
-inline void finished(thread_log &l, uint32_t id, uint64_t from, uint64_t to) {
+// Task id's body ended at `at`: merged into its task_run (a task_exec) if
+// that is the last record written and the body is under 2^32 ticks; else a
+// task_end.
+inline void ended(thread_log &l, uint32_t id, uint64_t at) {
   record *r = l.pos - 1;
-  if (l.pos != l.buf && r->type == kind::task_end && r->task == id) {
-    r->type = kind::task_done;
-    r->arg = to;
+  if (l.pos != l.buf && r->type == kind::task_run && r->task == id &&
+      at >= r->time && at - r->time <= UINT32_MAX) {
+    r->type = kind::task_exec;
+    r->count = static_cast<uint32_t>(at - r->time);
   } else {
-    overhead(l, overhead_kind::finish, id, from, to);
+    l.put(kind::task_end, 0, 0, at, id, 0);
   }
+}
+// Task id, which ended at `at`, is retired: if nothing was written since
+// its end, the thread's next schedule segment starts there.
+inline void retired(thread_log &l, uint32_t id, uint64_t at) {
+  const record *r = l.pos - 1;
+  if (l.pos != l.buf && r->task == id &&
+      (r->type == kind::task_exec || r->type == kind::task_end))
+    l.mark = at;
 }
 // Task id's spawn segment, from its creation at `from` to `to`: merged into
 // its task_create (a task_spawn) if that is still in the buffer and the
-// length fits in 32 bits.
+// length fits in 32 bits; with its single dep record folded in too (a
+// task_spawn_dep) when that is the last record written.
 inline void spawned(thread_log &l, uint32_t id, uint64_t from, uint64_t to) {
   uint64_t d = to > from ? to - from : 0;
-  if (l.created_at < static_cast<std::size_t>(l.pos - l.buf) &&
-      l.buf[l.created_at].type == kind::task_create &&
+  std::size_t n = static_cast<std::size_t>(l.pos - l.buf);
+  if (l.created_at < n && l.buf[l.created_at].type == kind::task_create &&
       l.buf[l.created_at].task == id && d <= UINT32_MAX) {
     record &r = l.buf[l.created_at];
-    r.type = kind::task_spawn;
     r.arg |= d << 32;
+    if (r.count == 1 && l.created_at + 2 == n && l.pos[-1].type == kind::dep) {
+      const record &dep = l.pos[-1];
+      r.type = kind::task_spawn_dep;
+      r.sub = static_cast<uint8_t>(r.sub | dep.sub << 4);
+      r.count = static_cast<uint32_t>(dep.arg >> 32);
+      r.task = id | (dep.arg << 32);
+      --l.pos;
+    } else {
+      r.type = kind::task_spawn;
+    }
   } else {
     overhead(l, overhead_kind::spawn, id, from, to);
   }
 }
 thread_log *attach(int worker_id);
-// ndeps dep records of task_id at r.
+// The dependences of task_id at r: one dep record when ndeps is 1, else
+// deps records of up to three each (deps_records(ndeps) records).
+inline std::size_t deps_records(int ndeps) {
+  return ndeps == 1 ? 1 : static_cast<std::size_t>(ndeps + 2) / 3;
+}
+// ndeps >= 2 dependences as deps records at r (out of line: rarer).
+void put_packed_deps(const thread_log &l, record *r, const weft_dep *deps,
+                     int ndeps);
 inline void put_deps(const thread_log &l, record *r, uint64_t task_id,
                      uint64_t at, const weft_dep *deps, int ndeps) {
-  for (int i = 0; i < ndeps; ++i)
-    r[i] = record{
-        kind::dep, static_cast<uint8_t>(deps[i].mode),      l.thread, 0, at,
-        task_id,   reinterpret_cast<uint64_t>(deps[i].addr)};
+  if (ndeps == 1)
+    *r = record{
+        kind::dep, static_cast<uint8_t>(deps[0].mode),      l.thread, 0, at,
+        task_id,   reinterpret_cast<uint64_t>(deps[0].addr)};
+  else if (ndeps > 1)
+    put_packed_deps(l, r, deps, ndeps);
 }
 // A new task's task_create (and dep records) at `at`; returns its fresh id.
 inline uint32_t created(thread_log &l, uint32_t parent_id, const weft_dep *deps,
                         int ndeps, uint8_t flags, uint64_t at) {
   uint32_t id = l.fresh_id();
-  record *r = l.reserve(1 + static_cast<std::size_t>(ndeps));
+  record *r = l.reserve(1 + deps_records(ndeps));
   *r = record{
       kind::task_create, flags, l.thread, static_cast<uint32_t>(ndeps), at, id,
       parent_id};
