@@ -3,18 +3,27 @@
 #include "base/env.hpp"
 #include "base/error.hpp"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sys/mman.h>
 
 namespace weft::regions {
 
-region_space::region_space() {
+region_space::region_space() : alloc_(tree_.top()) {
+  void *d = mmap(nullptr, kDirSize * sizeof(*dir_), PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (d == MAP_FAILED)
+    fatal("weft regions: cannot reserve the region table (%s)",
+          std::strerror(errno));
+  dir_ = static_cast<std::atomic<std::atomic<region *> *> *>(d);
   root_.is_region = true;
   root_.owner = &tree_.top();
   tree_.top().regions.fetch_add(1, std::memory_order_relaxed);
   root_.id = WEFT_ROOT_REGION;
-  table_.push_back(&root_);
+  set_entry(WEFT_ROOT_REGION, &root_);
+  nregions_.store(1, std::memory_order_release);
   live_regions_ = 1;
   // The program's main code holds the root region for writing, for ever.
   root_entry_.task = &root_task_;
@@ -28,6 +37,16 @@ region_space::region_space() {
 }
 
 region_space::~region_space() = default;
+
+void region_space::set_entry(weft_rid id, region *r) {
+  std::atomic<region *> *chunk =
+      dir_[id >> kChunkBits].load(std::memory_order_relaxed);
+  if (!chunk) {
+    chunk = new std::atomic<region *>[kChunk]();
+    dir_[id >> kChunkBits].store(chunk, std::memory_order_release);
+  }
+  chunk[id & (kChunk - 1)].store(r, std::memory_order_release);
+}
 
 namespace {
 void report_unwaited_exception() {
@@ -67,14 +86,16 @@ std::string region_space::check_allocator() {
 }
 
 std::vector<uint64_t> region_space::page_requests_by_level() {
-  std::lock_guard<std::mutex> lk(struct_lock_);
   std::vector<uint64_t> out(std::size_t(tree_.levels()), 0);
-  std::vector<const scheduler *> todo{&tree_.top()};
+  std::vector<scheduler *> todo{&tree_.top()};
   while (!todo.empty()) {
-    const scheduler &s = *todo.back();
+    scheduler &s = *todo.back();
     todo.pop_back();
-    out[std::size_t(s.level)] += s.pages.requests;
-    for (const scheduler *c : s.children)
+    {
+      std::lock_guard<std::mutex> lk(s.pages.lock);
+      out[std::size_t(s.level)] += s.pages.requests;
+    }
+    for (scheduler *c : s.children)
       todo.push_back(c);
   }
   return out;
@@ -111,12 +132,12 @@ std::exception_ptr region_space::take_exception() {
 
 region *region_space::find_region(weft_rid id, const char *call,
                                   const char *what) {
-  if (id >= table_.size()) {
+  if (id >= nregions_.load(std::memory_order_acquire)) {
     set_error(WEFT_EINVAL, "%s: %s is region %u, which was never allocated",
               call, what, id);
     return nullptr;
   }
-  region *r = table_[id];
+  region *r = lookup_region(id);
   if (!r)
     set_error(WEFT_EINVAL, "%s: %s is region %u, which was freed", call, what,
               id);
@@ -130,8 +151,12 @@ region *region_space::new_region(region &parent, int level_hint) {
   r->depth = parent.depth + 1;
   r->level_hint = level_hint;
   r->owner = &tree_.place_region(*parent.owner, level_hint);
-  r->id = weft_rid(table_.size());
-  table_.push_back(r);
+  uint64_t id = nregions_.load(std::memory_order_relaxed);
+  if (id > uint64_t(weft_rid(-1)))
+    fatal("weft_ralloc: every region ID (2^32) has been used");
+  r->id = weft_rid(id);
+  set_entry(r->id, r);
+  nregions_.store(id + 1, std::memory_order_release);
   r->next_sibling = parent.first_child;
   if (parent.first_child)
     parent.first_child->prev_sibling = r;
@@ -151,20 +176,15 @@ void region_space::delete_region(region &r) {
     parent.first_child = r.next_sibling;
   if (r.next_sibling)
     r.next_sibling->prev_sibling = r.prev_sibling;
-  table_[r.id] = nullptr;
+  set_entry(r.id, nullptr);
   tree_.unplace_region(*r.owner);
   --live_regions_;
   delete &r;
 }
 
-void region_space::free_object(const object_ref &ref) {
-  ref.s->owner->bytes.fetch_sub(alloc_.object_size(ref),
-                                std::memory_order_relaxed);
-  alloc_.free(ref);
-}
-
 object_node &region_space::object_node_of(const object_ref &ref) {
-  object_node *&n = ref.s->slots[ref.index].node;
+  std::atomic<object_node *> &slot = ref.s->slots[ref.index].node;
+  object_node *n = slot.load(std::memory_order_relaxed);
   if (!n) {
     n = new object_node;
     n->parent = ref.s->owner;
@@ -172,6 +192,7 @@ object_node &region_space::object_node_of(const object_ref &ref) {
     n->owner = ref.s->owner->owner;
     n->s = ref.s;
     n->index = ref.index;
+    slot.store(n, std::memory_order_release);
   }
   return *n;
 }
