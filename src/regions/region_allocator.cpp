@@ -5,6 +5,7 @@
 #include "region_space.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -196,6 +197,39 @@ void region_allocator::put_page(scheduler &s, std::size_t pi) {
     put_page(*s.parent, q);
 }
 
+// The last slab of the first run of n free slabs in a page's used bits, or
+// -1: a whole word at a time where it is all used or all free (one slab, the
+// common case: the first zero bit).
+static int last_of_run(const uint64_t (&used)[kSlabsPerPage / 64], int n) {
+  constexpr int kWords = kSlabsPerPage / 64;
+  if (n == 1) {
+    for (int w = 0; w < kWords; ++w)
+      if (~used[w])
+        return w * 64 + std::countr_zero(~used[w]);
+    return -1;
+  }
+  int run = 0;
+  for (int w = 0; w < kWords; ++w) {
+    const uint64_t u = used[w];
+    if (u == ~uint64_t(0)) {
+      run = 0;
+      continue;
+    }
+    if (u == 0) {
+      if (run + 64 >= n)
+        return w * 64 + (n - run) - 1;
+      run += 64;
+      continue;
+    }
+    for (int b = 0; b < 64; ++b) {
+      run = (u >> b & 1) ? 0 : run + 1;
+      if (run == n)
+        return w * 64 + b;
+    }
+  }
+  return -1;
+}
+
 char *region_allocator::take_slabs(scheduler &s, int n) {
   pool_guard lk(s.pages.lock);
   // First fit in a page of s with room, newest first (its slabs are warm).
@@ -205,24 +239,20 @@ char *region_allocator::take_slabs(scheduler &s, int n) {
     page &pg = *pages_[pi];
     if (kSlabsPerPage - pg.nused < n)
       continue;
-    int run = 0;
-    for (int i = 0; i < kSlabsPerPage; ++i) {
-      bool used = pg.used[i / 64] >> (i % 64) & 1;
-      run = used ? 0 : run + 1;
-      if (run == n) {
-        int first = i - n + 1;
-        for (int j = first; j <= i; ++j)
-          pg.used[j / 64] |= uint64_t(1) << (j % 64);
-        pg.nused += n;
-        if (pg.nused == kSlabsPerPage) {
-          room[k] = room.back();
-          room.pop_back();
-          pg.listed = false;
-        }
-        slabs_in_use_.fetch_add(std::size_t(n), std::memory_order_relaxed);
-        return page_base(pi) + std::size_t(first) * kSlabSize;
-      }
+    int last = last_of_run(pg.used, n);
+    if (last < 0)
+      continue;
+    int first = last - n + 1;
+    for (int j = first; j <= last; ++j)
+      pg.used[j / 64] |= uint64_t(1) << (j % 64);
+    pg.nused += n;
+    if (pg.nused == kSlabsPerPage) {
+      room[k] = room.back();
+      room.pop_back();
+      pg.listed = false;
     }
+    slabs_in_use_.fetch_add(std::size_t(n), std::memory_order_relaxed);
+    return page_base(pi) + std::size_t(first) * kSlabSize;
   }
   std::size_t pi = pop_page(s);
   if (pi == npages_)
