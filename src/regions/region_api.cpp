@@ -296,8 +296,8 @@ struct resolved_arg {
 };
 thread_local std::vector<resolved_arg> tl_resolved;
 
-// Resolves the analysed arguments (struct_lock held): a live region, or the
-// start of a live object.
+// Resolves the analysed arguments (no lock): a live region, or the start
+// of a live object.
 int resolve(region_space &sp, const char *call, rtask &t, const int *types,
             std::vector<resolved_arg> &out) {
   out.clear();
@@ -412,11 +412,10 @@ int submit(const char *call, rtask &cur, rtask *t, const int *types,
            ready_list &ready) {
   region_space &sp = region_space::get();
   std::vector<resolved_arg> &args = tl_resolved;
-  {
-    lock_guard lk(sp.struct_lock());
-    if (int rc = resolve(sp, call, *t, types, args); rc != WEFT_OK)
-      return rc;
-  }
+  // No global lock: the region table and the slab table are read as they
+  // are (the spawning task holds what it names, so it stays).
+  if (int rc = resolve(sp, call, *t, types, args); rc != WEFT_OK)
+    return rc;
   int rc;
   {
     sched_locks locks;
