@@ -5,11 +5,11 @@
 // node's queue and counters change only under its owner's lock. Region
 // creation and freeing (the table's growth, the sibling links) have their
 // own lock (struct_lock), taken after any scheduler locks and never before
-// one. Allocation does not take it: the region table is read without a lock
-// (region IDs are never reused; an entry is cleared before its region is
-// deleted), an address's slab is found without one, and each region's slab
-// pool has its own heap_lock, each scheduler's page pool its own lock
-// (region_allocator.hpp).
+// one. Allocation and spawns do not take it: the region table is read
+// without a lock (region IDs are never reused; an entry is cleared before
+// its region is deleted), an address's slab is found without one, and each
+// region's slab pool has its own heap_lock, each scheduler's page pool its
+// own lock (region_allocator.hpp).
 // Ready tasks leave the space and run on weft's core.
 //
 // Dependence analysis. Every region and every object in use by tasks is a
