@@ -3,9 +3,10 @@
 // (1, 2 and 4 threads; flat, 1x2 and 1x2x2), each doing random weft_alloc,
 // weft_free, weft_realloc (within and across the group's regions),
 // weft_balloc, and weft_ralloc / weft_rfree of leaf regions of its tree, while
-// the main program allocates in a region of its own. Each group's record of
-// its live objects is its serial meaning (a group's operations depend only
-// on its seed). Inside every operation and after every round: the object's
+// the main program allocates in a region of its own and in one inside group
+// 0's tree, which group 0's task allocates in at the same time. Each group's
+// record of its live objects is its serial meaning (a group's operations depend
+// only on its seed). Inside every operation and after every round: the object's
 // region found from its first, middle and last byte is the recorded one, the
 // contents survive every other group's operations (no object overlaps
 // another live one), no two live objects overlap, each region's byte count
@@ -47,6 +48,11 @@ struct group {
   std::vector<live_obj> objs;
   std::mt19937_64 rng;
   std::string bad; // the first failure inside a task (asserts stay on main)
+  // Group 0: a region under its root that the main program allocates in
+  // too, at the same time (one region from two threads), and the group's
+  // objects there.
+  weft_rid shared = 0;
+  std::vector<live_obj> shared_objs;
 };
 
 std::size_t random_size(std::mt19937_64 &g) {
@@ -105,6 +111,31 @@ int g_ops = 300;
 void churn(void **args) {
   auto &g = *static_cast<group *>(args[1]);
   for (int i = 0; i < g_ops && g.bad.empty(); ++i) {
+    if (g.shared && g.rng() % 3 == 0) {
+      if (g.shared_objs.empty() || g.rng() % 2) {
+        std::size_t n = 1 + g.rng() % 3000;
+        auto *p = static_cast<unsigned char *>(weft_alloc(n, g.shared));
+        if (!p) {
+          fail(g, "weft_alloc in the shared region", std::size_t(i));
+          break;
+        }
+        g.shared_objs.push_back(
+            {p, n, g.shared, static_cast<unsigned char>(g.rng())});
+        fill(g.shared_objs.back());
+        if (!found_right(g.shared_objs.back()))
+          fail(g, "region of a new object in the shared region",
+               std::size_t(i));
+      } else {
+        std::size_t k = g.rng() % g.shared_objs.size();
+        if (!intact(g.shared_objs[k]) ||
+            weft_free(g.shared_objs[k].p) != WEFT_OK) {
+          fail(g, "weft_free in the shared region", std::size_t(i));
+          break;
+        }
+        g.shared_objs[k] = g.shared_objs.back();
+        g.shared_objs.pop_back();
+      }
+    }
     unsigned op = unsigned(g.rng() % 100);
     weft_rid rid = g.regions[g.rng() % g.regions.size()];
     if (op < 40 || g.objs.empty()) { // alloc
@@ -206,6 +237,9 @@ TEST(RegionAllocStress, ConcurrentAllocationInRandomTrees) {
   // The main program's own region, allocated in while the tasks run.
   weft_rid mine = weft_ralloc(WEFT_ROOT_REGION, 1);
   ASSERT_NE(mine, 0u);
+  // And one inside group 0's tree, which its task allocates in as well.
+  weft_rid shared = gs[0].shared = weft_ralloc(gs[0].regions[0], 1);
+  ASSERT_NE(shared, 0u);
   std::vector<live_obj> main_objs;
   for (int round = 0; round < rounds; ++round) {
     for (group &g : gs) {
@@ -216,9 +250,10 @@ TEST(RegionAllocStress, ConcurrentAllocationInRandomTrees) {
     for (int i = 0; i < 200; ++i) {
       if (main_objs.empty() || top() % 100 < 55) {
         std::size_t n = 1 + top() % 3000;
-        auto *p = static_cast<unsigned char *>(weft_alloc(n, mine));
+        weft_rid where = i % 2 ? shared : mine;
+        auto *p = static_cast<unsigned char *>(weft_alloc(n, where));
         ASSERT_NE(p, nullptr) << weft_last_error();
-        main_objs.push_back({p, n, mine, static_cast<unsigned char>(top())});
+        main_objs.push_back({p, n, where, static_cast<unsigned char>(top())});
         fill(main_objs.back());
       } else {
         std::size_t k = top() % main_objs.size();
@@ -239,6 +274,8 @@ TEST(RegionAllocStress, ConcurrentAllocationInRandomTrees) {
       ASSERT_EQ(g.bad, "") << "round " << round;
       for (const live_obj &o : g.objs)
         all.push_back(&o);
+      for (const live_obj &o : g.shared_objs)
+        all.push_back(&o);
     }
     std::map<weft_rid, uint64_t> bytes;
     for (const live_obj *o : all) {
@@ -254,7 +291,7 @@ TEST(RegionAllocStress, ConcurrentAllocationInRandomTrees) {
     for (std::size_t i = 1; i < all.size(); ++i)
       ASSERT_LE(all[i - 1]->p + all[i - 1]->size, all[i]->p)
           << "round " << round << ": objects overlap";
-    std::vector<weft_rid> every{mine};
+    std::vector<weft_rid> every{mine, shared};
     for (group &g : gs)
       every.insert(every.end(), g.regions.begin(), g.regions.end());
     for (weft_rid r : every)
@@ -263,6 +300,7 @@ TEST(RegionAllocStress, ConcurrentAllocationInRandomTrees) {
     ASSERT_EQ(sp.check_allocator(), "") << "round " << round;
   }
   // rfree frees everything: the trees with their objects inside.
+  ASSERT_EQ(weft_rfree(shared), WEFT_OK) << weft_last_error();
   for (group &g : gs)
     ASSERT_EQ(weft_rfree(g.regions[0]), WEFT_OK) << weft_last_error();
   ASSERT_EQ(weft_rfree(mine), WEFT_OK) << weft_last_error();
