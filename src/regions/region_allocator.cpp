@@ -5,9 +5,11 @@
 #include "region_space.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <sys/mman.h>
 
 namespace weft::regions {
@@ -58,7 +60,9 @@ void list_push(slab *&head, slab *s) {
 
 } // namespace
 
-region_allocator::region_allocator() {
+using pool_guard = std::lock_guard<std::mutex>;
+
+region_allocator::region_allocator(scheduler &top) : top_(&top) {
   npages_ = reserved_pages();
   void *p = mmap(nullptr, npages_ * kPageSize + kCommitChunk, PROT_NONE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -115,16 +119,16 @@ void region_allocator::commit(std::size_t pages) {
 }
 
 char *region_allocator::take_pages(std::size_t n) {
+  pool_guard lk(top_->pages.lock);
   if (bump_ + n > npages_)
     return nullptr;
   std::size_t first = bump_;
   bump_ += n;
   commit(bump_);
-  for (std::size_t i = first; i < first + n; ++i) {
+  for (std::size_t i = first; i < first + n; ++i)
     if (!pages_[i])
       pages_[i] = new page;
-    ++pages_in_use_;
-  }
+  pages_in_use_.fetch_add(n, std::memory_order_relaxed);
   return page_base(first);
 }
 
@@ -140,6 +144,7 @@ bool region_allocator::refill(scheduler &s) {
     commit(bump_);
   } else {
     scheduler &p = *s.parent;
+    pool_guard lk(p.pages.lock);
     while (n < kPageBatch) {
       // The parent asks its own parent once, when it has none to give.
       if (p.pages.free.empty() && (n > 0 || !refill(p)))
@@ -161,7 +166,7 @@ std::size_t region_allocator::pop_page(scheduler &s) {
   s.pages.free.pop_back();
   if (!pages_[pi])
     pages_[pi] = new page;
-  ++pages_in_use_;
+  pages_in_use_.fetch_add(1, std::memory_order_relaxed);
   return pi;
 }
 
@@ -186,12 +191,47 @@ void region_allocator::put_page(scheduler &s, std::size_t pi) {
   s.pages.free.erase(s.pages.free.begin(),
                      s.pages.free.begin() + std::ptrdiff_t(give));
   s.pages.pages_out += give;
+  pool_guard lk(s.parent->pages.lock);
   s.parent->pages.pages_in += give;
   for (std::size_t q : up)
     put_page(*s.parent, q);
 }
 
+// The last slab of the first run of n free slabs in a page's used bits, or
+// -1: a whole word at a time where it is all used or all free (one slab, the
+// common case: the first zero bit).
+static int last_of_run(const uint64_t (&used)[kSlabsPerPage / 64], int n) {
+  constexpr int kWords = kSlabsPerPage / 64;
+  if (n == 1) {
+    for (int w = 0; w < kWords; ++w)
+      if (~used[w])
+        return w * 64 + std::countr_zero(~used[w]);
+    return -1;
+  }
+  int run = 0;
+  for (int w = 0; w < kWords; ++w) {
+    const uint64_t u = used[w];
+    if (u == ~uint64_t(0)) {
+      run = 0;
+      continue;
+    }
+    if (u == 0) {
+      if (run + 64 >= n)
+        return w * 64 + (n - run) - 1;
+      run += 64;
+      continue;
+    }
+    for (int b = 0; b < 64; ++b) {
+      run = (u >> b & 1) ? 0 : run + 1;
+      if (run == n)
+        return w * 64 + b;
+    }
+  }
+  return -1;
+}
+
 char *region_allocator::take_slabs(scheduler &s, int n) {
+  pool_guard lk(s.pages.lock);
   // First fit in a page of s with room, newest first (its slabs are warm).
   std::vector<std::size_t> &room = s.pages.with_room;
   for (std::size_t k = room.size(); k-- > 0;) {
@@ -199,24 +239,20 @@ char *region_allocator::take_slabs(scheduler &s, int n) {
     page &pg = *pages_[pi];
     if (kSlabsPerPage - pg.nused < n)
       continue;
-    int run = 0;
-    for (int i = 0; i < kSlabsPerPage; ++i) {
-      bool used = pg.used[i / 64] >> (i % 64) & 1;
-      run = used ? 0 : run + 1;
-      if (run == n) {
-        int first = i - n + 1;
-        for (int j = first; j <= i; ++j)
-          pg.used[j / 64] |= uint64_t(1) << (j % 64);
-        pg.nused += n;
-        if (pg.nused == kSlabsPerPage) {
-          room[k] = room.back();
-          room.pop_back();
-          pg.listed = false;
-        }
-        slabs_in_use_ += n;
-        return page_base(pi) + std::size_t(first) * kSlabSize;
-      }
+    int last = last_of_run(pg.used, n);
+    if (last < 0)
+      continue;
+    int first = last - n + 1;
+    for (int j = first; j <= last; ++j)
+      pg.used[j / 64] |= uint64_t(1) << (j % 64);
+    pg.nused += n;
+    if (pg.nused == kSlabsPerPage) {
+      room[k] = room.back();
+      room.pop_back();
+      pg.listed = false;
     }
+    slabs_in_use_.fetch_add(std::size_t(n), std::memory_order_relaxed);
+    return page_base(pi) + std::size_t(first) * kSlabSize;
   }
   std::size_t pi = pop_page(s);
   if (pi == npages_)
@@ -230,21 +266,23 @@ char *region_allocator::take_slabs(scheduler &s, int n) {
     room.push_back(pi);
     pg.listed = true;
   }
-  slabs_in_use_ += n;
+  slabs_in_use_.fetch_add(std::size_t(n), std::memory_order_relaxed);
   return page_base(pi);
 }
 
 void region_allocator::give_slabs(char *first, int n) {
   std::size_t pi = page_index(first);
   page &pg = *pages_[pi];
+  // The page's pool stays while these slabs are in use.
   scheduler &s = *pg.pool;
   int s0 = int((first - page_base(pi)) / kSlabSize);
-  for (int j = s0; j < s0 + n; ++j) {
+  for (int j = s0; j < s0 + n; ++j)
+    set_slab(pi * kSlabsPerPage + std::size_t(j), nullptr);
+  pool_guard lk(s.pages.lock);
+  for (int j = s0; j < s0 + n; ++j)
     pg.used[j / 64] &= ~(uint64_t(1) << (j % 64));
-    slab_of_[pi * kSlabsPerPage + std::size_t(j)] = nullptr;
-  }
   pg.nused -= n;
-  slabs_in_use_ -= n;
+  slabs_in_use_.fetch_sub(std::size_t(n), std::memory_order_relaxed);
   std::vector<std::size_t> &room = s.pages.with_room;
   if (pg.nused == 0) {
     // The whole page is free: back to its scheduler's pool.
@@ -257,7 +295,7 @@ void region_allocator::give_slabs(char *first, int n) {
         }
       pg.listed = false;
     }
-    --pages_in_use_;
+    pages_in_use_.fetch_sub(1, std::memory_order_relaxed);
     put_page(s, pi);
   } else if (!pg.listed) {
     room.push_back(pi);
@@ -296,10 +334,9 @@ slab *region_allocator::new_slab(region &r, int cls, std::size_t size) {
   s->slots = std::make_unique<slab::slot[]>(s->nobjs);
   for (uint32_t i = 0; i < s->nobjs; ++i)
     s->slots[i].next_free = i + 1;
-  for (std::size_t k = 0; k < nslabs; ++k) {
-    char *a = data + k * kSlabSize;
-    slab_of_[slab_index(a)] = s;
-  }
+  // Published once its metadata is set (find reads the table unlocked).
+  for (std::size_t k = 0; k < nslabs; ++k)
+    set_slab(slab_index(data + k * kSlabSize), s);
   s->rnext = r.slabs;
   if (r.slabs)
     r.slabs->rprev = s;
@@ -320,29 +357,49 @@ void region_allocator::drop_slab(slab *s) {
   } else {
     std::size_t first = page_index(s->data);
     for (std::size_t i = 0; i < s->span / kSlabsPerPage; ++i) {
-      std::memset(slab_of_ + (first + i) * kSlabsPerPage, 0,
-                  sizeof(slab *) * kSlabsPerPage);
+      for (std::size_t j = 0; j < std::size_t(kSlabsPerPage); ++j)
+        set_slab((first + i) * kSlabsPerPage + j, nullptr);
       page &pg = *pages_[first + i];
       scheduler &owner = *pg.pool;
+      pool_guard lk(owner.pages.lock);
       pg.whole = false;
-      --pages_in_use_;
+      pages_in_use_.fetch_sub(1, std::memory_order_relaxed);
       put_page(owner, first + i);
     }
   }
   for (uint32_t i = 0; i < s->nobjs; ++i)
-    delete s->slots[i].node;
+    delete s->slots[i].node.load(std::memory_order_relaxed);
   delete s;
 }
 
 void *region_allocator::alloc(region &r, std::size_t size) {
+  std::lock_guard<std::mutex> lk(r.heap_lock);
+  return alloc_locked(r, size);
+}
+
+bool region_allocator::alloc_n(region &r, std::size_t size, int n, void **out) {
+  std::lock_guard<std::mutex> lk(r.heap_lock);
+  for (int i = 0; i < n; ++i) {
+    out[i] = alloc_locked(r, size);
+    if (!out[i]) {
+      while (i-- > 0)
+        free_locked(find(out[i]));
+      return false;
+    }
+  }
+  return true;
+}
+
+void *region_allocator::alloc_locked(region &r, std::size_t size) {
   if (size > kMaxSmallObject) {
     slab *s = new_slab(r, -1, size);
     if (!s)
       return nullptr;
     s->free_head = 1;
     s->nused = 1;
-    s->slots[0].live = true;
     s->slots[0].producer.store(0, std::memory_order_relaxed);
+    s->slots[0].live.store(true, std::memory_order_relaxed);
+    r.bytes.fetch_add(s->obj_size, std::memory_order_relaxed);
     return s->data;
   }
   int cls = size_class(size);
@@ -355,19 +412,28 @@ void *region_allocator::alloc(region &r, std::size_t size) {
   }
   uint32_t i = s->free_head;
   s->free_head = s->slots[i].next_free;
-  s->slots[i].live = true;
   s->slots[i].producer.store(0, std::memory_order_relaxed);
+  s->slots[i].live.store(true, std::memory_order_relaxed);
   if (++s->nused == s->nobjs)
     list_remove(r.partial[cls], s);
+  r.bytes.fetch_add(s->obj_size, std::memory_order_relaxed);
   return s->data + std::size_t(i) * s->obj_size;
 }
 
-void region_allocator::free(const object_ref &ref) {
+bool region_allocator::free(const object_ref &ref) {
+  std::lock_guard<std::mutex> lk(ref.s->owner->heap_lock);
+  if (!ref.s->slots[ref.index].live.load(std::memory_order_relaxed))
+    return false;
+  free_locked(ref);
+  return true;
+}
+
+void region_allocator::free_locked(const object_ref &ref) {
   slab *s = ref.s;
   slab::slot &sl = s->slots[ref.index];
-  sl.live = false;
-  delete sl.node;
-  sl.node = nullptr;
+  s->owner->bytes.fetch_sub(s->obj_size, std::memory_order_relaxed);
+  sl.live.store(false, std::memory_order_relaxed);
+  delete sl.node.exchange(nullptr, std::memory_order_relaxed);
   if (s->size_class < 0) {
     drop_slab(s);
     return;
@@ -386,6 +452,8 @@ void region_allocator::free(const object_ref &ref) {
 }
 
 void region_allocator::release_all(region &r) {
+  std::lock_guard<std::mutex> lk(r.heap_lock);
+  r.bytes.store(0, std::memory_order_relaxed);
   while (slab *s = r.slabs)
     drop_slab(s);
   for (slab *&p : r.partial)
@@ -397,17 +465,26 @@ object_ref region_allocator::find(const void *addr) const {
   if (pi >= npages_)
     return {};
   const char *a = static_cast<const char *>(addr);
-  slab *s = slab_of_[slab_index(a)];
+  slab *s = slab_at(slab_index(a));
   if (!s)
     return {};
   std::size_t off = std::size_t(a - s->data);
   auto i = uint32_t(off / s->obj_size);
-  if (i >= s->nobjs || !s->slots[i].live)
+  if (i >= s->nobjs || !s->slots[i].live.load(std::memory_order_relaxed))
     return {};
   return {s, i, off % s->obj_size == 0};
 }
 
-std::string region_allocator::check(const scheduler &top) const {
+std::string region_allocator::check(scheduler &top) const {
+  // Every pool's lock, deeper schedulers first (the order refill and
+  // put_page take them in).
+  std::vector<scheduler *> all{&top};
+  for (std::size_t k = 0; k < all.size(); ++k)
+    for (scheduler *c : all[k]->children)
+      all.push_back(c);
+  std::vector<std::unique_lock<std::mutex>> held;
+  for (std::size_t k = all.size(); k-- > 0;)
+    held.emplace_back(all[k]->pages.lock);
   char buf[200];
   auto fail = [&](const char *fmt, std::size_t a, std::size_t b) {
     std::snprintf(buf, sizeof buf, fmt, a, b);
@@ -462,7 +539,7 @@ std::string region_allocator::check(const scheduler &top) const {
                   "otherwise",
                   pi, std::size_t(seen[pi] & 2));
     for (int j = 0; j < kSlabsPerPage; ++j) {
-      const slab *sl = slab_of_[pi * kSlabsPerPage + std::size_t(j)];
+      const slab *sl = slab_at(pi * kSlabsPerPage + std::size_t(j));
       bool bit = pg->whole || (pg->used[j / 64] >> (j % 64) & 1);
       if (bit != (sl != nullptr))
         return fail("page %zu slab %zu: used bit and slab table disagree", pi,
@@ -477,9 +554,9 @@ std::string region_allocator::check(const scheduler &top) const {
         ++slabs;
     }
   }
-  if (in_use != pages_in_use_)
-    return fail("%zu pages in use, the count says %zu", in_use, pages_in_use_);
-  std::size_t small_slabs = slabs_in_use_;
+  if (in_use != pages_in_use())
+    return fail("%zu pages in use, the count says %zu", in_use, pages_in_use());
+  std::size_t small_slabs = slabs_in_use();
   if (slabs != small_slabs)
     return fail("%zu slabs in use in carved pages, the count says %zu", slabs,
                 small_slabs);

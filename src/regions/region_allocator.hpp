@@ -8,7 +8,25 @@
 // so the slab (and with it the region) of any address is found in O(1):
 // page index, then slab index, in a table. Slab metadata (owner, size
 // class, free list, per-object dependence nodes) is kept apart from the
-// data. Not thread-safe: the caller holds the region space's lock.
+// data.
+//
+// Locking (no global lock on the allocation path):
+// * a region's slab pool (its partial lists, its slab list, the free lists
+//   and counts of its slabs) is guarded by the region's heap_lock, taken
+//   here by alloc, free and release_all;
+// * a scheduler's page pool, and the bitmaps of the pages it has carved, by
+//   the pool's lock (page_pool::lock); a pool refilled from its parent, or
+//   giving its surplus up, holds its own lock and takes the parent's (locks
+//   of pools are taken deeper first, never a child's under a parent's); the
+//   reserved range (bump_, commit) by the top's pool lock;
+// * a heap lock may be held while pool locks are taken, never the reverse;
+//   scheduler locks and the region space's struct_lock come before both;
+// * the slab table is read without a lock (find): a slab is published there
+//   (release) once its metadata is set, and unpublished before it is
+//   deleted. A slab is deleted only when its last object is freed or its
+//   region freed, so a find on a live object the caller holds is safe; a
+//   find racing the free of the object it looks at (a task touching what
+//   it does not hold) is a program error this does not detect.
 #pragma once
 
 #include <atomic>
@@ -52,13 +70,15 @@ struct slab {
   // Per object slot, in one array (one cache line serves a lookup): its
   // dependence node (created when a task first names it), the free list.
   struct slot {
-    object_node *node = nullptr;
+    // Set under the owning scheduler's lock; read without it by a free
+    // (no node: no scheduler lock needed).
+    std::atomic<object_node *> node{nullptr};
     // The object's last producer under a scheduler tree: the worker that
     // ran the task that last wrote it and when (region_space::producer_mark
     // packed), 0 for none.
     std::atomic<uint64_t> producer{0};
     uint32_t next_free = 0;
-    bool live = false;
+    std::atomic<bool> live{false}; // read by find without the heap lock
   };
   std::unique_ptr<slot[]> slots;
   slab *prev = nullptr, *next = nullptr;   // owner's list of partial slabs
@@ -74,18 +94,26 @@ struct object_ref {
 
 class region_allocator {
 public:
-  region_allocator();
+  // top: the scheduler tree's top, whose pool takes pages from the
+  // reserved range.
+  explicit region_allocator(scheduler &top);
   ~region_allocator();
   region_allocator(const region_allocator &) = delete;
   region_allocator &operator=(const region_allocator &) = delete;
 
   // size bytes (> 0) in r's slab pool, 16-byte aligned; nullptr when the
-  // reserved range is exhausted.
+  // reserved range is exhausted. Takes r's heap lock; r.bytes grows by the
+  // object's size.
   void *alloc(region &r, std::size_t size);
-  // Frees the object in slot ref (live). The slab goes back to the page
-  // pool when it empties.
-  void free(const object_ref &ref);
-  // Returns every slab r owns to the page pool (its objects die).
+  // n objects of size bytes under one hold of r's heap lock; false (none
+  // kept) when the range is exhausted.
+  bool alloc_n(region &r, std::size_t size, int n, void **out);
+  // Frees the object in slot ref. The slab goes back to the page pool when
+  // it empties. Takes the region's heap lock; false (nothing done) when the
+  // slot is no longer live (freed by another thread since the find).
+  bool free(const object_ref &ref);
+  // Returns every slab r owns to the page pool (its objects die). Takes r's
+  // heap lock.
   void release_all(region &r);
   // The slab and slot holding addr, if addr lies in a live object.
   object_ref find(const void *addr) const;
@@ -97,14 +125,19 @@ public:
   }
 
   // Statistics: pages handed out now and slabs in use.
-  std::size_t pages_in_use() const { return pages_in_use_; }
-  std::size_t slabs_in_use() const { return slabs_in_use_; }
+  std::size_t pages_in_use() const {
+    return pages_in_use_.load(std::memory_order_relaxed);
+  }
+  std::size_t slabs_in_use() const {
+    return slabs_in_use_.load(std::memory_order_relaxed);
+  }
   // Checks the page and slab bookkeeping against the scheduler tree under
   // top: every page taken from the reserved range is either in use (its
   // slabs all owned by regions of the scheduler whose page it is, or one
   // large object's) or free in exactly one scheduler's pool; no slab is
-  // owned twice; the counts agree. Returns "" or what is wrong.
-  std::string check(const scheduler &top) const;
+  // owned twice; the counts agree. Returns "" or what is wrong. Takes
+  // every pool lock; no allocation may run meanwhile.
+  std::string check(scheduler &top) const;
 
 private:
   struct page {
@@ -117,21 +150,34 @@ private:
   std::size_t page_index(const void *p) const;
   char *page_base(std::size_t i) const { return base_ + i * kPageSize; }
   // A run of n contiguous free slabs (n <= kSlabsPerPage); first slab
-  // address.
+  // address. Takes s's pool lock.
   char *take_slabs(scheduler &s, int n);
   // n >= 2 contiguous pages, from the reserved range.
   char *take_pages(std::size_t n);
   // A free page of s's pool (refilled from above when empty), or npages_.
+  // s's pool lock held.
   std::size_t pop_page(scheduler &s);
-  // Asks s's parent (the top: the reserved range) for a batch of pages.
+  // Asks s's parent (the top: the reserved range) for a batch of pages. s's
+  // pool lock held; takes the parent's.
   bool refill(scheduler &s);
-  // Page pi is wholly free again: into s's pool (surplus up the tree).
+  // Page pi is wholly free again: into s's pool (surplus up the tree). s's
+  // pool lock held; takes the parent's for the surplus.
   void put_page(scheduler &s, std::size_t pi);
   // Makes pages [0, pages) accessible, in whole commit chunks.
   void commit(std::size_t pages);
+  // Takes the page's pool lock.
   void give_slabs(char *first, int n);
+  // (r's heap lock held, as for drop_slab and alloc_locked)
   slab *new_slab(region &r, int size_class, std::size_t size);
   void drop_slab(slab *s);
+  void *alloc_locked(region &r, std::size_t size);
+  void free_locked(const object_ref &ref);
+  slab *slab_at(std::size_t i) const {
+    return std::atomic_ref<slab *>(slab_of_[i]).load(std::memory_order_acquire);
+  }
+  void set_slab(std::size_t i, slab *s) {
+    std::atomic_ref<slab *>(slab_of_[i]).store(s, std::memory_order_release);
+  }
 
   // The slab metadata of every 4 KB of the reserved range (run heads
   // repeated over their run), nullptr where no slab is in use: one lookup
@@ -142,10 +188,13 @@ private:
   }
   char *base_ = nullptr;
   std::size_t npages_ = 0;    // reserved
-  std::size_t bump_ = 0;      // pages handed out at least once
-  std::size_t committed_ = 0; // pages made accessible (>= bump_)
+  std::size_t bump_ = 0;      // pages handed out at least once (top's lock)
+  std::size_t committed_ = 0; // pages made accessible (>= bump_; top's lock)
+  // Page metadata, made when a page is first used (under the lock of the
+  // pool it came from), then kept.
   std::vector<page *> pages_;
-  std::size_t pages_in_use_ = 0, slabs_in_use_ = 0;
+  scheduler *top_ = nullptr; // the top's pool guards the reserved range
+  std::atomic<std::size_t> pages_in_use_{0}, slabs_in_use_{0};
 };
 
 } // namespace weft::regions

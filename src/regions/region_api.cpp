@@ -371,8 +371,8 @@ struct resolved_arg {
 };
 thread_local std::vector<resolved_arg> tl_resolved;
 
-// Resolves the analysed arguments (struct_lock held): a live region, or the
-// start of a live object.
+// Resolves the analysed arguments (no lock): a live region, or the start
+// of a live object.
 int resolve(region_space &sp, const char *call, rtask &t, const int *types,
             std::vector<resolved_arg> &out) {
   out.clear();
@@ -487,11 +487,10 @@ int submit(const char *call, rtask &cur, rtask *t, const int *types,
            ready_list &ready) {
   region_space &sp = region_space::get();
   std::vector<resolved_arg> &args = tl_resolved;
-  {
-    lock_guard lk(sp.struct_lock());
-    if (int rc = resolve(sp, call, *t, types, args); rc != WEFT_OK)
-      return rc;
-  }
+  // No global lock: the region table and the slab table are read as they
+  // are (the spawning task holds what it names, so it stays).
+  if (int rc = resolve(sp, call, *t, types, args); rc != WEFT_OK)
+    return rc;
   int rc;
   {
     sched_locks locks;
@@ -605,9 +604,8 @@ int weft_rfree(weft_rid r) {
 int weft_region_of(const void *p, weft_rid *out) {
   if (!out)
     return set_error(WEFT_EINVAL, "weft_region_of: out is NULL");
-  region_space &sp = region_space::get();
-  lock_guard lk(sp.struct_lock());
-  object_ref ref = sp.find_object(p);
+  // No lock: the slab table is read as it is (region_allocator.hpp).
+  object_ref ref = region_space::get().find_object(p);
   if (!ref.s)
     return set_error(WEFT_EINVAL,
                      "weft_region_of: %p is not inside a live object "
@@ -626,8 +624,9 @@ void *weft_alloc(size_t size, weft_rid r) {
     set_error(WEFT_EINVAL, "weft_alloc: size is 0");
     return nullptr;
   }
+  // No global lock: the table read as it is, the region's heap lock taken
+  // by the allocator. The caller holds r for writing, so r stays.
   region_space &sp = region_space::get();
-  lock_guard lk(sp.struct_lock());
   region *reg = sp.find_region(r, "weft_alloc", "r");
   if (!reg || check_writable("weft_alloc", *cur, *reg) != WEFT_OK)
     return nullptr;
@@ -640,22 +639,20 @@ void *weft_alloc(size_t size, weft_rid r) {
 }
 
 namespace {
-// Takes the scheduler owning the region of the object at p (nothing, when p
-// is not in a live object: freeable reports it). A task may free only what it
-// holds for writing, so the object stays where it is until the free.
+// Takes the scheduler owning the region of the object at p when the object
+// has a dependence node (a task named it: its queue and counters are read
+// under that lock, and a task releasing it may still be dropping the node);
+// nothing when it has none (no task can be using it) or p is not in a live
+// object (freeable reports it). A task may free only what it holds for
+// writing, so the object stays where it is until the free.
 void lock_object_owner(region_space &sp, const void *p, sched_locks &locks) {
-  scheduler *owner = nullptr;
-  {
-    lock_guard lk(sp.struct_lock());
-    if (object_ref ref = sp.find_object(p); ref.s)
-      owner = ref.s->owner->owner;
-  }
-  if (owner)
-    locks.take_top(*owner);
+  object_ref ref = sp.find_object(p);
+  if (ref.s && region_space::existing_node(ref))
+    locks.take_top(*ref.s->owner->owner);
 }
 
-// A live object at p that the caller may free (its region's owner and
-// struct_lock held).
+// A live object at p that the caller may free (its region's owner held when
+// the object has a dependence node).
 int freeable(const char *call, rtask &cur, const void *p, object_ref &ref) {
   region_space &sp = region_space::get();
   ref = sp.find_object(p);
@@ -690,11 +687,12 @@ int weft_free(void *p) {
   region_space &sp = region_space::get();
   sched_locks locks;
   lock_object_owner(sp, p, locks);
-  lock_guard lk(sp.struct_lock());
   object_ref ref;
   if (int rc = freeable("weft_free", *cur, p, ref); rc != WEFT_OK)
     return rc;
-  sp.free_object(ref);
+  if (!sp.free_object(ref))
+    return set_error(WEFT_EINVAL,
+                     "weft_free: %p was freed by another thread meanwhile", p);
   return WEFT_OK;
 }
 
@@ -712,7 +710,6 @@ void *weft_realloc(void *p, size_t size, weft_rid r) {
   region_space &sp = region_space::get();
   sched_locks locks;
   lock_object_owner(sp, p, locks);
-  lock_guard lk(sp.struct_lock());
   object_ref ref;
   if (freeable("weft_realloc", *cur, p, ref) != WEFT_OK)
     return nullptr;
@@ -729,7 +726,12 @@ void *weft_realloc(void *p, size_t size, weft_rid r) {
   }
   std::size_t old = sp.allocator().object_size(ref);
   std::memcpy(q, p, old < size ? old : size);
-  sp.free_object(ref);
+  if (!sp.free_object(ref)) {
+    sp.free_object(sp.find_object(q));
+    set_error(WEFT_EINVAL,
+              "weft_realloc: %p was freed by another thread meanwhile", p);
+    return nullptr;
+  }
   return q;
 }
 
@@ -745,23 +747,16 @@ int weft_balloc(size_t size, weft_rid r, int n, void **ptrs) {
   if (n > 0 && !ptrs)
     return set_error(WEFT_EINVAL, "weft_balloc: ptrs is NULL but n is %d", n);
   region_space &sp = region_space::get();
-  lock_guard lk(sp.struct_lock());
   region *reg = sp.find_region(r, "weft_balloc", "r");
   if (!reg)
     return WEFT_EINVAL;
   if (int rc = check_writable("weft_balloc", *cur, *reg); rc != WEFT_OK)
     return rc;
-  for (int i = 0; i < n; ++i) {
-    ptrs[i] = sp.alloc(*reg, size);
-    if (!ptrs[i]) {
-      for (int j = 0; j < i; ++j)
-        sp.free_object(sp.find_object(ptrs[j]));
-      return set_error(WEFT_EINVAL,
-                       "weft_balloc: no address space left for %d objects of "
-                       "%zu bytes in region %u",
-                       n, size, r);
-    }
-  }
+  if (!sp.alloc_n(*reg, size, n, ptrs))
+    return set_error(WEFT_EINVAL,
+                     "weft_balloc: no address space left for %d objects of "
+                     "%zu bytes in region %u",
+                     n, size, r);
   return WEFT_OK;
 }
 

@@ -4,18 +4,27 @@
 #include "base/env.hpp"
 #include "base/error.hpp"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sys/mman.h>
 
 namespace weft::regions {
 
-region_space::region_space() {
+region_space::region_space() : alloc_(tree_.top()) {
+  void *d = mmap(nullptr, kDirSize * sizeof(*dir_), PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (d == MAP_FAILED)
+    fatal("weft regions: cannot reserve the region table (%s)",
+          std::strerror(errno));
+  dir_ = static_cast<std::atomic<std::atomic<region *> *> *>(d);
   root_.is_region = true;
   root_.owner = &tree_.top();
   tree_.top().regions.fetch_add(1, std::memory_order_relaxed);
   root_.id = WEFT_ROOT_REGION;
-  table_.push_back(&root_);
+  set_entry(WEFT_ROOT_REGION, &root_);
+  nregions_.store(1, std::memory_order_release);
   live_regions_ = 1;
   // The program's main code holds the root region for writing, for ever.
   root_entry_.task = &root_task_;
@@ -29,6 +38,16 @@ region_space::region_space() {
 }
 
 region_space::~region_space() = default;
+
+void region_space::set_entry(weft_rid id, region *r) {
+  std::atomic<region *> *chunk =
+      dir_[id >> kChunkBits].load(std::memory_order_relaxed);
+  if (!chunk) {
+    chunk = new std::atomic<region *>[kChunk]();
+    dir_[id >> kChunkBits].store(chunk, std::memory_order_release);
+  }
+  chunk[id & (kChunk - 1)].store(r, std::memory_order_release);
+}
 
 namespace {
 void report_unwaited_exception() {
@@ -78,14 +97,16 @@ std::string region_space::check_allocator() {
 }
 
 std::vector<uint64_t> region_space::page_requests_by_level() {
-  std::lock_guard<std::mutex> lk(struct_lock_);
   std::vector<uint64_t> out(std::size_t(tree_.levels()), 0);
-  std::vector<const scheduler *> todo{&tree_.top()};
+  std::vector<scheduler *> todo{&tree_.top()};
   while (!todo.empty()) {
-    const scheduler &s = *todo.back();
+    scheduler &s = *todo.back();
     todo.pop_back();
-    out[std::size_t(s.level)] += s.pages.requests;
-    for (const scheduler *c : s.children)
+    {
+      std::lock_guard<std::mutex> lk(s.pages.lock);
+      out[std::size_t(s.level)] += s.pages.requests;
+    }
+    for (scheduler *c : s.children)
       todo.push_back(c);
   }
   return out;
@@ -122,12 +143,12 @@ std::exception_ptr region_space::take_exception() {
 
 region *region_space::find_region(weft_rid id, const char *call,
                                   const char *what) {
-  if (id >= table_.size()) {
+  if (id >= nregions_.load(std::memory_order_acquire)) {
     set_error(WEFT_EINVAL, "%s: %s is region %u, which was never allocated",
               call, what, id);
     return nullptr;
   }
-  region *r = table_[id];
+  region *r = lookup_region(id);
   if (!r)
     set_error(WEFT_EINVAL, "%s: %s is region %u, which was freed", call, what,
               id);
@@ -141,8 +162,12 @@ region *region_space::new_region(region &parent, int level_hint) {
   r->depth = parent.depth + 1;
   r->level_hint = level_hint;
   r->owner = &tree_.place_region(*parent.owner, level_hint);
-  r->id = weft_rid(table_.size());
-  table_.push_back(r);
+  uint64_t id = nregions_.load(std::memory_order_relaxed);
+  if (id > uint64_t(weft_rid(-1)))
+    fatal("weft_ralloc: every region ID (2^32) has been used");
+  r->id = weft_rid(id);
+  set_entry(r->id, r);
+  nregions_.store(id + 1, std::memory_order_release);
   r->next_sibling = parent.first_child;
   if (parent.first_child)
     parent.first_child->prev_sibling = r;
@@ -162,29 +187,41 @@ void region_space::delete_region(region &r) {
     parent.first_child = r.next_sibling;
   if (r.next_sibling)
     r.next_sibling->prev_sibling = r.prev_sibling;
-  table_[r.id] = nullptr;
+  set_entry(r.id, nullptr);
   tree_.unplace_region(*r.owner);
   --live_regions_;
   delete &r;
 }
 
 void *region_space::alloc(region &r, std::size_t size) {
-  void *p = alloc_.alloc(r, size);
-  if (!p)
-    return p;
-  const uint64_t bytes = alloc_.object_size(alloc_.find(p));
-  if (!tracks_producers()) {
-    r.bytes.fetch_add(bytes, std::memory_order_relaxed);
-    return p;
-  }
-  // A new object's slot has no write of its own: its last producer is the
-  // region's cover's.
+  if (!tracks_producers())
+    return alloc_.alloc(r, size);
+  // A new object has no write of its own: its last producer is the region's
+  // cover's. The cover is normalised before the allocator adds the object to
+  // r.bytes, so its bytes are counted once.
   std::lock_guard<std::mutex> lk(r.producers_lock);
   producer_mark c = normalise(r);
-  r.bytes.fetch_add(bytes, std::memory_order_relaxed);
-  if (c.worker >= 0)
-    own_of(r)[bucket(c.worker)].fetch_add(bytes, std::memory_order_relaxed);
+  void *p = alloc_.alloc(r, size);
+  if (p && c.worker >= 0)
+    own_of(r)[bucket(c.worker)].fetch_add(alloc_.object_size(alloc_.find(p)),
+                                          std::memory_order_relaxed);
   return p;
+}
+
+bool region_space::alloc_n(region &r, std::size_t size, int n, void **ptrs) {
+  if (!tracks_producers())
+    return alloc_.alloc_n(r, size, n, ptrs);
+  std::lock_guard<std::mutex> lk(r.producers_lock);
+  producer_mark c = normalise(r);
+  if (!alloc_.alloc_n(r, size, n, ptrs))
+    return false;
+  if (c.worker >= 0) {
+    uint64_t bytes = 0;
+    for (int i = 0; i < n; ++i)
+      bytes += alloc_.object_size(alloc_.find(ptrs[i]));
+    own_of(r)[bucket(c.worker)].fetch_add(bytes, std::memory_order_relaxed);
+  }
+  return true;
 }
 
 namespace {
@@ -198,19 +235,19 @@ void take_bytes(std::atomic<uint64_t> &counter, uint64_t bytes,
 }
 } // namespace
 
-void region_space::free_object(const object_ref &ref) {
+bool region_space::free_object(const object_ref &ref) {
+  if (!tracks_producers())
+    return alloc_.free(ref);
   region &r = *ref.s->owner;
   const uint64_t bytes = alloc_.object_size(ref);
-  if (tracks_producers()) {
-    std::lock_guard<std::mutex> lk(r.producers_lock);
-    producer_mark c = normalise(r);
-    if (int w = object_producer(*ref.s, ref.index, c); w >= 0)
-      take_bytes(own_of(r)[bucket(w)], bytes, r);
-    r.bytes.fetch_sub(bytes, std::memory_order_relaxed);
-  } else {
-    r.bytes.fetch_sub(bytes, std::memory_order_relaxed);
-  }
-  alloc_.free(ref);
+  std::lock_guard<std::mutex> lk(r.producers_lock);
+  producer_mark c = normalise(r);
+  const int w = object_producer(*ref.s, ref.index, c);
+  if (!alloc_.free(ref))
+    return false;
+  if (w >= 0)
+    take_bytes(own_of(r)[bucket(w)], bytes, r);
+  return true;
 }
 
 region_space::producer_mark region_space::cover(const region &r) {
@@ -314,7 +351,8 @@ uint64_t region_space::pack_region(region &r, uint64_t *by_worker) {
 }
 
 object_node &region_space::object_node_of(const object_ref &ref) {
-  object_node *&n = ref.s->slots[ref.index].node;
+  std::atomic<object_node *> &slot = ref.s->slots[ref.index].node;
+  object_node *n = slot.load(std::memory_order_relaxed);
   if (!n) {
     n = new object_node;
     n->parent = ref.s->owner;
@@ -322,6 +360,7 @@ object_node &region_space::object_node_of(const object_ref &ref) {
     n->owner = ref.s->owner->owner;
     n->s = ref.s;
     n->index = ref.index;
+    slot.store(n, std::memory_order_release);
   }
   return *n;
 }

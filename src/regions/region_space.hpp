@@ -2,9 +2,14 @@
 // queues and the Myrmics dependence analysis (paper section V-D) over them.
 // One instance. Its nodes are owned by the schedulers of a scheduler tree
 // (scheduler_tree.hpp; flat: one scheduler, Myrmics' single scheduler): a
-// node's queue and counters change only under its owner's lock. The region
-// table, the sibling links and the allocator have their own lock
-// (struct_lock), taken after any scheduler locks and never before one.
+// node's queue and counters change only under its owner's lock. Region
+// creation and freeing (the table's growth, the sibling links) have their
+// own lock (struct_lock), taken after any scheduler locks and never before
+// one. Allocation and spawns do not take it: the region table is read
+// without a lock (region IDs are never reused; an entry is cleared before
+// its region is deleted), an address's slab is found without one, and each
+// region's slab pool has its own heap_lock, each scheduler's page pool its
+// own lock (region_allocator.hpp).
 // Ready tasks leave the space and run on weft's core.
 //
 // Dependence analysis. Every region and every object in use by tasks is a
@@ -63,6 +68,9 @@ struct region : node {
   int level_hint = 0;
   region *first_child = nullptr, *next_sibling = nullptr,
          *prev_sibling = nullptr;
+  // Guards the region's slab pool: partial, slabs, and the free lists and
+  // counts of its slabs (region_allocator).
+  std::mutex heap_lock;
   slab *partial[kNumClasses] = {}; // slabs with free slots, per size class
   slab *slabs = nullptr;           // every slab the region owns
   // Bytes of its live objects (not its sub-regions'), for the score.
@@ -147,24 +155,33 @@ public:
   region_space();
   ~region_space();
   static region_space &get();
-  // The region table, sibling links and the allocator.
+  // Region creation and freeing: the table's growth and the sibling links.
   std::mutex &struct_lock() { return struct_lock_; }
   scheduler_tree &schedulers() { return tree_; }
 
-  // ---- tree and objects (struct_lock held)
-  // --------------------------------------- The live region with this ID, or
-  // nullptr.
+  // ---- tree and objects ---------------------------------------------------
+  // The live region with this ID, or nullptr (no lock needed; a region the
+  // caller does not hold may be freed meanwhile by another thread).
   region *lookup_region(weft_rid id) const {
-    return id < table_.size() ? table_[id] : nullptr;
+    if (id >= nregions_.load(std::memory_order_acquire))
+      return nullptr;
+    return dir_[id >> kChunkBits]
+        .load(std::memory_order_acquire)[id & (kChunk - 1)]
+        .load(std::memory_order_acquire);
   }
   // The live region with this ID, or nullptr with a message naming call and
   // value (never allocated / freed).
   region *find_region(weft_rid id, const char *call, const char *what);
+  // (struct_lock held)
   region *new_region(region &parent, int level_hint);
   void delete_region(region &r); // r idle with no inbound entries
+  // With producers tracked, under r's producers lock (then r's heap lock,
+  // inside the allocator, which counts r.bytes).
   void *alloc(region &r, std::size_t size);
+  bool alloc_n(region &r, std::size_t size, int n, void **ptrs);
   object_ref find_object(const void *p) const { return alloc_.find(p); }
-  void free_object(const object_ref &ref);
+  // false when the object was freed by another thread since the find.
+  bool free_object(const object_ref &ref);
   // (the owner of ref's region held)
   object_node &object_node_of(const object_ref &ref);
   region_allocator &allocator() { return alloc_; }
@@ -176,7 +193,7 @@ public:
   std::vector<uint64_t> page_requests_by_level();
   // The object's node, if one exists (tasks use it), else nullptr.
   static object_node *existing_node(const object_ref &ref) {
-    return ref.s->slots[ref.index].node;
+    return ref.s->slots[ref.index].node.load(std::memory_order_acquire);
   }
 
   // ---- the calling task --------------------------------------------------
@@ -282,7 +299,15 @@ private:
   region root_;
   rtask root_task_;
   entry root_entry_;
-  std::vector<region *> table_; // by ID; nullptr once freed
+  // The region table, by ID (nullptr once freed): a directory of chunks of
+  // kChunk entries, reserved for every 32-bit ID and touched where used,
+  // so that readers need no lock while it grows (under struct_lock).
+  static constexpr unsigned kChunkBits = 12;
+  static constexpr std::size_t kChunk = std::size_t(1) << kChunkBits;
+  static constexpr std::size_t kDirSize = (std::size_t(1) << 32) / kChunk;
+  std::atomic<std::atomic<region *> *> *dir_ = nullptr;
+  std::atomic<uint64_t> nregions_{0}; // IDs handed out
+  void set_entry(weft_rid id, region *r);
   uint64_t live_regions_ = 0;
   std::atomic<uint64_t> clock_{0}; // last producers' stamps
   // r's counters, brought up to its cover (producers_lock held); the

@@ -34,9 +34,10 @@ namespace weft::regions {
 // the region allocator carves the slabs of the regions the scheduler owns
 // from its pages; a scheduler out of free pages asks its parent for a batch
 // (the top asks the reserved range), and one holding more than a high-water
-// mark gives the surplus back up. Guarded by the region space's struct_lock
-// (region_allocator).
+// mark gives the surplus back up. Guarded by its lock (region_allocator:
+// a child's pool lock is taken before its parent's, never after).
 struct page_pool {
+  std::mutex lock;
   std::vector<std::size_t> free;        // whole free pages (indices)
   std::vector<std::size_t> with_room;   // carved pages with free slabs
   uint64_t requests = 0;                // times it ran out and asked above
