@@ -41,6 +41,10 @@ void places_mpi_barrier();
 struct dist_stats {
   std::uint64_t calls_sent = 0, calls_received = 0;
   std::uint64_t replies_sent = 0, replies_received = 0;
+  // Of those received, the ones a waiting thread received itself (polling:
+  // the call ran, or the reply completed, without passing through the
+  // progress thread), and the progress thread's naps.
+  std::uint64_t calls_polled = 0, replies_polled = 0, progress_naps = 0;
   std::uint64_t control_sent = 0; // heap forfeits (error paths only)
   std::uint64_t heartbeats_sent = 0;
   std::uint64_t puts = 0, put_bytes = 0, atomics = 0;

@@ -478,6 +478,12 @@ void places_mpi_init(std::size_t bytes) {
                               bytes - kArenaDisp, s->managed);
   s->ops = dist_ops{c.rank(),       c.world(),      op_call,   op_reply_value,
                     op_reply_graph, op_reply_error, op_release};
+  if (c.pollable()) {
+    s->ops.poll = [] { return g->c->poll(); };
+    s->ops.polling = [](bool on, bool then_sleeps) {
+      g->c->polling(on, then_sleeps);
+    };
+  }
   detail::set_dist(&s->ops);
   s.release();
   std::uint64_t types = detail::type_table_digest();
@@ -534,6 +540,9 @@ dist_stats places_mpi_stats() {
   dist::comm_stats &c = g->c->stats();
   s.calls_sent = c.am_sent[kCall];
   s.calls_received = c.am_received[kCall];
+  s.calls_polled = c.am_polled[kCall];
+  s.replies_polled = c.am_polled[kReply];
+  s.progress_naps = c.naps;
   s.replies_sent = c.am_sent[kReply];
   s.replies_received = c.am_received[kReply];
   s.control_sent = c.am_sent[kForfeit];

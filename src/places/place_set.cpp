@@ -318,6 +318,12 @@ void async_complete(async_state *s) {
       rt->wake(w);
 }
 
+namespace {
+// A thread waiting across ranks between polls: spins, then yields (bounded
+// by the 1 ms of inactivity after which it sleeps).
+constexpr backoff_policy kRemoteWaitBackoff{63, backoff_policy::kForever, 8};
+} // namespace
+
 void async_wait(async_state *s) {
   if (s->done.load(std::memory_order_acquire))
     return;
@@ -329,20 +335,35 @@ void async_wait(async_state *s) {
   }
   s->waiter.store(w->id(), std::memory_order_seq_cst);
   auto done = [s] { return s->done.load(std::memory_order_seq_cst); };
-  if (dist()) {
+  if (const dist_ops *d = dist()) {
     // Across ranks, while calls or replies came within the last
-    // millisecond, poll with yields (a round trip takes microseconds, and a
-    // sleeping thread woken by the progress thread waits for a time slice
-    // when the cores are oversubscribed), running tasks and the calls that
-    // arrived (the team's inbox); then sleep until woken.
+    // millisecond, poll (a round trip takes microseconds; a thread that
+    // sleeps is woken by the progress thread, a futex wake that costs tens
+    // of microseconds when the machine is quiet and a time slice when its
+    // cores are oversubscribed): receive what arrived on this thread when
+    // MPI allows it (the reply completes s here, a call to this rank is
+    // started here), run tasks and the calls that arrived (the team's
+    // inbox), back off (spins, then yields); then sleep until woken.
     using clk = std::chrono::steady_clock;
     auto active = clk::now();
-    while (!done() && clk::now() - active < std::chrono::milliseconds(1)) {
-      if (w->help_once() || w->run_external())
+    backoff idle(kRemoteWaitBackoff);
+    if (d->polling)
+      d->polling(true, false);
+    while (!done()) {
+      bool any = d->poll && d->poll();
+      if (!any && !done())
+        any = w->help_once() || w->run_external();
+      if (any) {
         active = clk::now();
-      else
-        std::this_thread::yield();
+        idle.reset();
+      } else if (clk::now() - active < std::chrono::milliseconds(1)) {
+        idle.pause();
+      } else {
+        break;
+      }
     }
+    if (d->polling)
+      d->polling(false, !done());
   }
   w->wait_until(done);
 }
