@@ -17,7 +17,7 @@
 // whose f is empty: kinds array_<strategy> and list_<strategy>.
 //
 //   mpirun -n 2 places_dist [--reps 7] [--quick] [--sizes 8192,65536]
-//       [--strategies] [--empty-only]
+//       [--strategies] [--empty-only] [--idle SECONDS]
 #include "imsuite/strategy.hpp"
 
 #include <weft/dist.hpp>
@@ -33,6 +33,7 @@
 #include <random>
 #include <string>
 #include <sys/resource.h>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -103,6 +104,11 @@ int main(int argc, char **argv) {
   bool empty_only = false;
   app.add_flag("--empty-only", empty_only,
                "the empty at() and the ping-pong only");
+  double idle_s = 0;
+  app.add_option("--idle", idle_s,
+                 "only: rank 1 waits in a barrier while rank 0 sleeps this "
+                 "long; prints each rank's CPU seconds meanwhile")
+      ->check(CLI::Range(0.0, 60.0));
   CLI11_PARSE(app, argc, argv);
 
   weft::places_mpi_init();
@@ -117,6 +123,29 @@ int main(int argc, char **argv) {
                          "MPI_THREAD_MULTIPLE\n");
     weft::places_mpi_finalize();
     return 2;
+  }
+  if (idle_s > 0) {
+    // What an idle rank costs: its progress thread spins for a bounded
+    // time after the last message, then naps; its waiting thread polls
+    // for 1 ms, then sleeps.
+    auto cpu = [] {
+      rusage u{};
+      getrusage(RUSAGE_SELF, &u);
+      return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+             double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+    };
+    weft::places_mpi_barrier();
+    double c0 = cpu();
+    auto t0 = clock_type::now();
+    if (me == 0)
+      std::this_thread::sleep_for(std::chrono::duration<double>(idle_s));
+    weft::places_mpi_barrier();
+    double used = cpu() - c0, wall = seconds_since(t0);
+    std::printf("{\"rank\": %d, \"wall_s\": %.3f, \"cpu_s\": %.4f, "
+                "\"cpu_share\": %.4f}\n",
+                me, wall, used, used / wall);
+    weft::places_mpi_finalize();
+    return 0;
   }
   std::vector<std::size_t> sizes = {1, 64, 512, 2048, 8192, 65536, 1048576};
   if (quick)

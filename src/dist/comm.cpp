@@ -7,6 +7,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdarg>
@@ -27,13 +28,15 @@ using clock = std::chrono::steady_clock;
 constexpr int kTag = 0x5746;
 constexpr auto kHeartbeat = std::chrono::milliseconds(500);
 // The progress thread's idle policy: after its last message it spins, then
-// yields (kProgressBackoff) for kSpinWindow, then naps kIdleNapUs at a time
-// (a message to a rank whose threads all sleep waits that long at most);
+// yields (kProgressBackoff) for kSpinWindow, then naps, kIdleNapUs first,
+// each nap twice the last up to kMaxIdleNapUs (a message to a rank whose
+// threads all sleep waits that long at most; an idle rank wakes 1000 times
+// a second);
 // while another thread polls (and polled within kPolledNapUs: not one
 // stuck in a long task) it naps kPolledNapUs (heartbeats, queued
 // operations; an operation queued for it wakes it).
 constexpr auto kSpinWindow = std::chrono::milliseconds(50);
-constexpr int kIdleNapUs = 100, kPolledNapUs = 1000;
+constexpr int kIdleNapUs = 100, kMaxIdleNapUs = 1000, kPolledNapUs = 1000;
 constexpr backoff_policy kProgressBackoff{63, backoff_policy::kForever, 8};
 
 std::int64_t now_ns() {
@@ -173,7 +176,7 @@ struct comm::impl {
     MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
     c.base_ = static_cast<char *>(base);
     c.bytes_ = want_bytes;
-    std::memset(c.base_, 0, 64);
+    std::memset(c.base_, 0, std::min<std::size_t>(want_bytes, 256));
     c.remote_ = new std::uintptr_t[c.world_];
     auto mine = reinterpret_cast<std::uintptr_t>(base);
     in_call = "MPI_Allgather";
@@ -456,6 +459,7 @@ struct comm::impl {
     MPI_Request barrier = MPI_REQUEST_NULL;
     bool in_barrier = false;
     backoff idle(kProgressBackoff);
+    int idle_nap = kIdleNapUs;
     for (;;) {
       loop_stamp.store(now_ms(), std::memory_order_relaxed);
       bool worked = false;
@@ -489,6 +493,7 @@ struct comm::impl {
       if (worked) {
         last_work = t;
         idle.reset();
+        idle_nap = kIdleNapUs;
       } else if (pollers.load(std::memory_order_relaxed) > 0 &&
                  now_ns() - last_poll.load(std::memory_order_relaxed) <
                      kPolledNapUs * 1000) {
@@ -498,7 +503,8 @@ struct comm::impl {
         // thread of this rank (or of a rank sharing the core) off the CPU.
         idle.pause();
       } else {
-        nap(kIdleNapUs);
+        nap(idle_nap);
+        idle_nap = std::min(2 * idle_nap, kMaxIdleNapUs);
       }
     }
     // Every rank is here: no more user messages. Peers may exit now.

@@ -58,10 +58,10 @@ class comm {
 public:
   // Starts the progress thread, which initialises MPI (requesting
   // MPI_THREAD_MULTIPLE so that the program may call MPI too) and allocates
-  // a window of `window_bytes` on every rank; handlers[1..] serve the
-  // active messages. funneled: the FUNNELED discipline even when MPI gives
-  // MULTIPLE; timeout_s: the watchdog's (both from detail::read_dist_env).
-  // Collective; once per process.
+  // a window of `window_bytes` on every rank (its first 256 bytes zeroed);
+  // handlers[1..] serve the active messages. funneled: the FUNNELED discipline
+  // even when MPI gives MULTIPLE; timeout_s: the watchdog's (both from
+  // detail::read_dist_env). Collective; once per process.
   static comm &start(std::size_t window_bytes, const am_handler *handlers,
                      bool funneled, double timeout_s);
   // The running comm, or nullptr.
