@@ -17,7 +17,7 @@
 // whose f is empty: kinds array_<strategy> and list_<strategy>.
 //
 //   mpirun -n 2 places_dist [--reps 7] [--quick] [--sizes 8192,65536]
-//       [--strategies] [--empty-only] [--idle SECONDS]
+//       [--strategies] [--empty-only] [--min-iters N] [--idle SECONDS]
 #include "imsuite/strategy.hpp"
 
 #include <weft/dist.hpp>
@@ -104,6 +104,11 @@ int main(int argc, char **argv) {
   bool empty_only = false;
   app.add_flag("--empty-only", empty_only,
                "the empty at() and the ping-pong only");
+  long min_iters = 1;
+  app.add_option("--min-iters", min_iters,
+                 "iterations per measurement at least (the calibration "
+                 "aims at ~10 ms; a slow first run under load gives few)")
+      ->check(CLI::Range(1L, 1000000L));
   double idle_s = 0;
   app.add_option("--idle", idle_s,
                  "only: rank 1 waits in a barrier while rank 0 sleeps this "
@@ -294,7 +299,7 @@ int main(int argc, char **argv) {
         if (me == 0)
           full = std::max<long>(1, long(target_s / per));
         MPI_Bcast(&full, 1, MPI_LONG, 0, raw);
-        iters[k.name][k.n] = full;
+        iters[k.name][k.n] = std::max(full, min_iters);
         break;
       }
       n = want;

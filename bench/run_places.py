@@ -310,13 +310,15 @@ def strategy_table(r):
     return rows
 
 
-def run_dist(build, reps, quick, strategies=False, empty_only=False):
+def run_dist(build, reps, quick, strategies=False, empty_only=False,
+             min_iters=1):
     """at() across two ranks against raw MPI (bench/places_dist.cpp)."""
     load0 = os.getloadavg()
     res = places_dist(build, ["--reps", str(reps)] +
                       (["--quick"] if quick else []) +
                       (["--strategies"] if strategies else []) +
-                      (["--empty-only"] if empty_only else []))
+                      (["--empty-only"] if empty_only else []) +
+                      ["--min-iters", str(min_iters)])
     if res is None:
         return None
     r = res["results"]
@@ -372,6 +374,9 @@ def main():
     ap.add_argument("--empty-only", action="store_true",
                     help="with --dist-only: the empty at() and the MPI "
                     "ping-pong only")
+    ap.add_argument("--min-iters", type=int, default=1,
+                    help="with --dist-only: iterations per measurement at "
+                    "least")
     ap.add_argument("--strategies", action="store_true",
                     help="with --dist-only: arrays and lists under weft, mp "
                     "and pegasus too")
@@ -383,7 +388,8 @@ def main():
         ring_ab(a.build, a.ring_ab, a.reps)
         return
     if a.dist_only:
-        run_dist(a.build, a.reps, a.quick, a.strategies, a.empty_only)
+        run_dist(a.build, a.reps, a.quick, a.strategies, a.empty_only,
+                 a.min_iters)
         return
     if a.plot_only:
         with open(a.plot_only) as f:
