@@ -548,6 +548,8 @@ struct comm::impl {
   }
 
   void submit(op *o) {
+    // Read before it is queued: an owned op may be run and freed at once.
+    const bool wake = o->k != op::track;
     {
       std::lock_guard<std::mutex> lk(lock);
       queue.push_back(o);
@@ -555,7 +557,7 @@ struct comm::impl {
     }
     // A send made by its caller only waits for completion: whoever steps
     // next completes it; every other operation wakes the progress thread.
-    if (o->k != op::track)
+    if (wake)
       nudge();
   }
   void wait(op *o) {

@@ -310,9 +310,24 @@ void free_store(const char *call, void *data) {
   a.free_small(block, places::store_bytes(tag & ~places::kTagMask));
 }
 
+namespace {
+// waiter once async_complete no longer touches the state: async_wait
+// returns only then (the state may live on the waiter's stack).
+constexpr int kCompleted = -2;
+
+void wait_completed(async_state *s) {
+  // A few instructions and a futex wake away (yields: the completer may
+  // be preempted when threads outnumber cores).
+  backoff b(backoff_policy{64, backoff_policy::kForever});
+  while (s->waiter.load(std::memory_order_acquire) != kCompleted)
+    b.pause();
+}
+} // namespace
+
 void async_complete(async_state *s) {
   s->done.store(true, std::memory_order_seq_cst);
-  int w = s->waiter.load(std::memory_order_seq_cst);
+  // The last access to s: its waiter may return and free it from here on.
+  int w = s->waiter.exchange(kCompleted, std::memory_order_seq_cst);
   if (w >= 0)
     if (runtime *rt = g_runtime.load(std::memory_order_acquire))
       rt->wake(w);
@@ -325,15 +340,25 @@ constexpr backoff_policy kRemoteWaitBackoff{63, backoff_policy::kForever, 8};
 } // namespace
 
 void async_wait(async_state *s) {
-  if (s->done.load(std::memory_order_acquire))
+  if (s->done.load(std::memory_order_acquire)) {
+    wait_completed(s);
     return;
+  }
   worker *w = tl_worker;
   if (!w) {
     while (!s->done.load(std::memory_order_acquire))
       std::this_thread::yield();
+    wait_completed(s);
     return;
   }
-  s->waiter.store(w->id(), std::memory_order_seq_cst);
+  // Not over kCompleted: async_complete has then finished with s.
+  for (int cur = s->waiter.load(std::memory_order_seq_cst);;) {
+    if (cur == kCompleted)
+      return;
+    if (s->waiter.compare_exchange_weak(cur, w->id(),
+                                        std::memory_order_seq_cst))
+      break;
+  }
   auto done = [s] { return s->done.load(std::memory_order_seq_cst); };
   if (const dist_ops *d = dist()) {
     // Across ranks, while calls or replies came within the last
@@ -366,6 +391,7 @@ void async_wait(async_state *s) {
       d->polling(false, !done());
   }
   w->wait_until(done);
+  wait_completed(s);
 }
 
 } // namespace detail
