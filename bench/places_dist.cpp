@@ -6,14 +6,18 @@
 // is the mean over enough iterations for ~10 ms. Prints JSON (per kind and
 // size: the median time per operation and its min-max over repetitions, and
 // the minor page faults per operation on each rank, from getrusage: the
-// first touches of the incoming ring, which the ring restart avoids).
+// first touches of the incoming ring, which the ring restart avoids), and
+// the context switches per operation on each rank (voluntary and
+// involuntary, from getrusage: a thread that sleeps and is woken, or is
+// preempted, on the operation's path; they do not move with the load as
+// times do). With --empty-only, only the empty at() and the ping-pong.
 // With --strategies, the same arrays and doubly-linked lists also travel
 // under the three strategies of bench/imsuite/strategy.hpp (weft's copy,
 // Boost.Serialization message passing, the Pegasus-style walk), each an at()
 // whose f is empty: kinds array_<strategy> and list_<strategy>.
 //
 //   mpirun -n 2 places_dist [--reps 7] [--quick] [--sizes 8192,65536]
-//       [--strategies]
+//       [--strategies] [--empty-only] [--min-iters N] [--idle SECONDS]
 #include "imsuite/strategy.hpp"
 
 #include <weft/dist.hpp>
@@ -29,6 +33,7 @@
 #include <random>
 #include <string>
 #include <sys/resource.h>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -96,6 +101,19 @@ int main(int argc, char **argv) {
   app.add_option("--sizes", only, "array lengths (doubles) to measure")
       ->delimiter(',')
       ->check(CLI::Range(std::size_t(1), std::size_t(1) << 24));
+  bool empty_only = false;
+  app.add_flag("--empty-only", empty_only,
+               "the empty at() and the ping-pong only");
+  long min_iters = 1;
+  app.add_option("--min-iters", min_iters,
+                 "iterations per measurement at least (the calibration "
+                 "aims at ~10 ms; a slow first run under load gives few)")
+      ->check(CLI::Range(1L, 1000000L));
+  double idle_s = 0;
+  app.add_option("--idle", idle_s,
+                 "only: rank 1 waits in a barrier while rank 0 sleeps this "
+                 "long; prints each rank's CPU seconds meanwhile")
+      ->check(CLI::Range(0.0, 60.0));
   CLI11_PARSE(app, argc, argv);
 
   weft::places_mpi_init();
@@ -110,6 +128,29 @@ int main(int argc, char **argv) {
                          "MPI_THREAD_MULTIPLE\n");
     weft::places_mpi_finalize();
     return 2;
+  }
+  if (idle_s > 0) {
+    // What an idle rank costs: its progress thread spins for a bounded
+    // time after the last message, then naps; its waiting thread polls
+    // for 1 ms, then sleeps.
+    auto cpu = [] {
+      rusage u{};
+      getrusage(RUSAGE_SELF, &u);
+      return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+             double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+    };
+    weft::places_mpi_barrier();
+    double c0 = cpu();
+    auto t0 = clock_type::now();
+    if (me == 0)
+      std::this_thread::sleep_for(std::chrono::duration<double>(idle_s));
+    weft::places_mpi_barrier();
+    double used = cpu() - c0, wall = seconds_since(t0);
+    std::printf("{\"rank\": %d, \"wall_s\": %.3f, \"cpu_s\": %.4f, "
+                "\"cpu_share\": %.4f}\n",
+                me, wall, used, used / wall);
+    weft::places_mpi_finalize();
+    return 0;
   }
   std::vector<std::size_t> sizes = {1, 64, 512, 2048, 8192, 65536, 1048576};
   if (quick)
@@ -147,6 +188,8 @@ int main(int argc, char **argv) {
   };
   std::vector<kind> kinds = {{"at_empty", 0}, {"mpi_pingpong", 0}};
   for (std::size_t n : sizes) {
+    if (empty_only)
+      break;
     kinds.push_back({"at_array", n});
     kinds.push_back({"mpi_put", n});
   }
@@ -178,19 +221,22 @@ int main(int argc, char **argv) {
                              : imsuite::strategy::weft;
   };
   std::map<std::string, std::map<std::size_t, std::vector<double>>> times;
-  // Minor faults per operation of the last run() on [caller, target].
-  double faults[2] = {0, 0};
+  // Minor faults and voluntary and involuntary context switches per
+  // operation of the last run() on [caller, target].
+  enum { kFaults, kVoluntary, kInvoluntary, kCounts };
+  double counts[kCounts][2] = {};
   std::map<std::string, std::map<std::size_t, std::vector<double>>>
-      faults_at[2];
-  auto minflt = [] {
+      counts_at[kCounts][2];
+  auto usage = [] {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_minflt);
+    return std::vector<double>{double(u.ru_minflt), double(u.ru_nvcsw),
+                               double(u.ru_nivcsw)};
   };
   std::mt19937 rng(12345); // the same order on both ranks
   auto run = [&](const kind &k, long iters) {
     weft::places_mpi_barrier();
-    double f0 = minflt();
+    std::vector<double> u0 = usage();
     auto t0 = clock_type::now();
     if (k.name == "mpi_pingpong") {
       for (long i = 0; i < iters; ++i) {
@@ -228,8 +274,12 @@ int main(int argc, char **argv) {
     }
     double t = seconds_since(t0);
     weft::places_mpi_barrier(); // rank 1 serves the at() calls meanwhile
-    double mine = (minflt() - f0) / double(iters);
-    MPI_Gather(&mine, 1, MPI_DOUBLE, faults, 1, MPI_DOUBLE, 0, raw);
+    // (the barrier's own few switches are spread over the iterations)
+    std::vector<double> u1 = usage();
+    for (int c = 0; c < kCounts; ++c) {
+      double mine = (u1[c] - u0[c]) / double(iters);
+      MPI_Gather(&mine, 1, MPI_DOUBLE, counts[c], 1, MPI_DOUBLE, 0, raw);
+    }
     return t / double(iters);
   };
   // Calibrate the iteration counts on rank 0; rank 1 follows.
@@ -249,7 +299,7 @@ int main(int argc, char **argv) {
         if (me == 0)
           full = std::max<long>(1, long(target_s / per));
         MPI_Bcast(&full, 1, MPI_LONG, 0, raw);
-        iters[k.name][k.n] = full;
+        iters[k.name][k.n] = std::max(full, min_iters);
         break;
       }
       n = want;
@@ -259,12 +309,28 @@ int main(int argc, char **argv) {
     std::shuffle(kinds.begin(), kinds.end(), rng);
     for (const kind &k : kinds) {
       times[k.name][k.n].push_back(run(k, iters[k.name][k.n]));
-      for (int who = 0; who < 2; ++who)
-        faults_at[who][k.name][k.n].push_back(faults[who]);
+      for (int c = 0; c < kCounts; ++c)
+        for (int who = 0; who < 2; ++who)
+          counts_at[c][who][k.name][k.n].push_back(counts[c][who]);
     }
   }
+  // Who received the messages: a waiting thread itself (polling) or the
+  // progress thread; on [caller, target].
+  weft::dist_stats ds = weft::places_mpi_stats();
+  double mine[5] = {double(ds.calls_received), double(ds.calls_polled),
+                    double(ds.replies_received), double(ds.replies_polled),
+                    double(ds.progress_naps)};
+  double both[10] = {};
+  MPI_Gather(mine, 5, MPI_DOUBLE, both, 5, MPI_DOUBLE, 0, raw);
   if (me == 0) {
     nlohmann::json out;
+    for (int r = 0; r < 2; ++r)
+      out["comm"][r == 0 ? "caller" : "target"] = {
+          {"calls_received", both[5 * r]},
+          {"calls_polled", both[5 * r + 1]},
+          {"replies_received", both[5 * r + 2]},
+          {"replies_polled", both[5 * r + 3]},
+          {"progress_naps", both[5 * r + 4]}};
     out["reps"] = reps;
     out["ranks"] = 2;
     out["mpi_thread_level"] = weft::places_mpi_thread_level();
@@ -281,8 +347,18 @@ int main(int argc, char **argv) {
             {"min_us", s.front() * 1e6},
             {"max_us", s.back() * 1e6},
             {"bytes", n * sizeof(double)},
-            {"minor_faults_per_op_caller", median(faults_at[0][name][n])},
-            {"minor_faults_per_op_target", median(faults_at[1][name][n])}};
+            {"minor_faults_per_op_caller",
+             median(counts_at[kFaults][0][name][n])},
+            {"minor_faults_per_op_target",
+             median(counts_at[kFaults][1][name][n])},
+            {"voluntary_switches_per_op_caller",
+             median(counts_at[kVoluntary][0][name][n])},
+            {"voluntary_switches_per_op_target",
+             median(counts_at[kVoluntary][1][name][n])},
+            {"involuntary_switches_per_op_caller",
+             median(counts_at[kInvoluntary][0][name][n])},
+            {"involuntary_switches_per_op_target",
+             median(counts_at[kInvoluntary][1][name][n])}};
       }
     std::printf("%s\n", out.dump(1).c_str());
   }

@@ -310,11 +310,15 @@ def strategy_table(r):
     return rows
 
 
-def run_dist(build, reps, quick, strategies=False):
+def run_dist(build, reps, quick, strategies=False, empty_only=False,
+             min_iters=1):
     """at() across two ranks against raw MPI (bench/places_dist.cpp)."""
+    load0 = os.getloadavg()
     res = places_dist(build, ["--reps", str(reps)] +
                       (["--quick"] if quick else []) +
-                      (["--strategies"] if strategies else []))
+                      (["--strategies"] if strategies else []) +
+                      (["--empty-only"] if empty_only else []) +
+                      ["--min-iters", str(min_iters)])
     if res is None:
         return None
     r = res["results"]
@@ -322,23 +326,30 @@ def run_dist(build, reps, quick, strategies=False):
          r["at_empty"]["0"]["median_us"] / r["mpi_pingpong"]["0"]["median_us"]}
     t["array_fraction_of_mpi_put_bandwidth"] = {
         n: r["mpi_put"][n]["median_us"] / r["at_array"][n]["median_us"]
-        for n in sorted(r["at_array"], key=int) if int(n) > 2048}
+        for n in sorted(r.get("at_array", {}), key=int) if int(n) > 2048}
     res["targets"] = t
-    try:
-        res["load_average"] = os.getloadavg()
-    except OSError:
-        pass
+    res["load_before"] = load0
+    res["load_average"] = os.getloadavg()
     out = os.path.join(build, "results", "places_dist.json")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as f:
         json.dump(res, f, indent=1)
-    print("%-14s %9s %12s %20s" % ("across ranks", "elements", "median us",
-                                  "min-max"))
+    print("load %.1f -> %.1f" % (load0[0], res["load_average"][0]))
+    print("%-14s %9s %12s %20s %15s %15s" % (
+        "across ranks", "elements", "median us", "min-max",
+        "vol. csw c/t", "invol. csw c/t"))
     for kind, by_n in sorted(r.items()):
         for n, v in sorted(by_n.items(), key=lambda kv: int(kv[0])):
-            print("%-14s %9s %12.2f %9.2f-%-10.2f" % (
-                kind, n, v["median_us"], v["min_us"], v["max_us"]))
+            print("%-14s %9s %12.2f %9.2f-%-10.2f %7.2f/%-7.2f %7.2f/%-7.2f" % (
+                kind, n, v["median_us"], v["min_us"], v["max_us"],
+                v["voluntary_switches_per_op_caller"],
+                v["voluntary_switches_per_op_target"],
+                v["involuntary_switches_per_op_caller"],
+                v["involuntary_switches_per_op_target"]))
     print(json.dumps(t, indent=1))
+    if "comm" in res:
+        print("messages received by a waiting thread (polled) / all:",
+              json.dumps(res["comm"]))
     if strategies:
         res["strategies"] = strategy_table(r)
         with open(out, "w") as f:
@@ -360,6 +371,12 @@ def main():
     ap.add_argument("--imsuite", type=int, metavar="N")
     ap.add_argument("--kernel", choices=[k for k, _, _ in IMSUITE],
                     help="with --imsuite: this kernel only")
+    ap.add_argument("--empty-only", action="store_true",
+                    help="with --dist-only: the empty at() and the MPI "
+                    "ping-pong only")
+    ap.add_argument("--min-iters", type=int, default=1,
+                    help="with --dist-only: iterations per measurement at "
+                    "least")
     ap.add_argument("--strategies", action="store_true",
                     help="with --dist-only: arrays and lists under weft, mp "
                     "and pegasus too")
@@ -371,7 +388,8 @@ def main():
         ring_ab(a.build, a.ring_ab, a.reps)
         return
     if a.dist_only:
-        run_dist(a.build, a.reps, a.quick, a.strategies)
+        run_dist(a.build, a.reps, a.quick, a.strategies, a.empty_only,
+                 a.min_iters)
         return
     if a.plot_only:
         with open(a.plot_only) as f:

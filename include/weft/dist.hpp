@@ -41,7 +41,13 @@ void places_mpi_barrier();
 struct dist_stats {
   std::uint64_t calls_sent = 0, calls_received = 0;
   std::uint64_t replies_sent = 0, replies_received = 0;
-  std::uint64_t control_sent = 0; // heap forfeits (error paths only)
+  // Of those received, the ones a waiting thread received itself (polling:
+  // the call ran, or the reply completed, without passing through the
+  // progress thread), and the progress thread's naps.
+  std::uint64_t calls_polled = 0, replies_polled = 0, progress_naps = 0;
+  // heap forfeits (error paths, ranges over a pinned graph) and requests
+  // for a full ring's holes
+  std::uint64_t control_sent = 0;
   std::uint64_t heartbeats_sent = 0;
   std::uint64_t puts = 0, put_bytes = 0, atomics = 0;
   std::uint64_t gets = 0; // places_mpi_get
@@ -49,6 +55,9 @@ struct dist_stats {
   // when it drained, restarts lost to a sender reserving meanwhile, and
   // graphs that arrived running past the lap's end into the slack.
   std::uint64_t ring_restarts = 0, ring_restarts_lost = 0, ring_straddles = 0;
+  // Ranges this rank reserved in other ranks' rings around graphs still live
+  // there (a long call's: the holes), and the holes this rank published.
+  std::uint64_t ring_pinned_skips = 0, ring_holes_published = 0;
   // Result graphs (at() returning a pointer) are copied out of the ring into
   // this place's arena on arrival, so that holding one never pins the ring;
   // these stayed in the ring because the arena had no room for them.

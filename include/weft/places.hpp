@@ -293,6 +293,12 @@ struct dist_ops {
   void (*reply_graph)(int to, std::uint64_t seq, const void *root);
   void (*reply_error)(int to, std::uint64_t seq, const char *what);
   void (*release)(graph_buffer *b);
+  // With MPI_THREAD_MULTIPLE (else null): receives and handles what arrived
+  // on the calling thread unless another thread does; whether it handled a
+  // message. polling(true) before a thread polls, polling(false,
+  // then_sleeps) after.
+  bool (*poll)();
+  void (*polling)(bool on, bool then_sleeps);
 };
 WEFT_API const dist_ops *dist();
 WEFT_API void set_dist(const dist_ops *ops);

@@ -1,9 +1,13 @@
 #include "comm.hpp"
 
+#include "base/backoff.hpp"
+#include "base/futex.hpp"
+
 #include <mpi.h>
 
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdarg>
@@ -23,6 +27,26 @@ namespace {
 using clock = std::chrono::steady_clock;
 constexpr int kTag = 0x5746;
 constexpr auto kHeartbeat = std::chrono::milliseconds(500);
+// The progress thread's idle policy: after its last message it spins, then
+// yields (kProgressBackoff) for kSpinWindow, then naps, kIdleNapUs first,
+// each nap twice the last up to kMaxIdleNapUs (a message to a rank whose
+// threads all sleep waits that long at most; an idle rank wakes 1000 times
+// a second);
+// while another thread polls (and polled within kPolledNapUs: not one
+// stuck in a long task) it naps kPolledNapUs (heartbeats, queued
+// operations; an operation queued for it wakes it).
+constexpr auto kSpinWindow = std::chrono::milliseconds(50);
+// Payloads up to this many bytes go with MPI_Send from the sending thread
+// in the MULTIPLE discipline (within Open MPI's shared-memory eager limit).
+constexpr std::uint32_t kEagerPayload = 1024;
+constexpr int kIdleNapUs = 100, kMaxIdleNapUs = 1000, kPolledNapUs = 1000;
+constexpr backoff_policy kProgressBackoff{63, backoff_policy::kForever, 8};
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             clock::now().time_since_epoch())
+      .count();
+}
 
 std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -68,6 +92,21 @@ struct comm::impl {
   std::mutex lock;
   std::deque<op *> queue;
   std::atomic<bool> queued{false};
+  // The receiving side (poll_incoming, its handlers), the pending requests
+  // (sends, barriers, heartbeat_busy) and the running of queued operations:
+  // the progress thread's, or a polling thread's (comm::poll).
+  std::mutex step_lock;
+  bool closing = false;    // step_lock: the final barrier passed
+  std::vector<char> rbuf;  // step_lock
+  std::vector<op *> batch; // step_lock
+  // Threads polling (comm::polling), and the progress thread's nap: a
+  // futex word bumped by whoever wants it awake.
+  std::atomic<int> pollers{0};
+  // When a poller last polled (steady clock, ns): one that is running a
+  // long task does not poll, and the progress thread receives for it.
+  std::atomic<std::int64_t> last_poll{0};
+  std::atomic<std::uint32_t> nudge_word{0};
+  std::atomic<bool> napping{false};
   am_handler handlers[kMaxHandlers] = {};
   struct pending_send {
     MPI_Request req;
@@ -140,7 +179,7 @@ struct comm::impl {
     MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
     c.base_ = static_cast<char *>(base);
     c.bytes_ = want_bytes;
-    std::memset(c.base_, 0, 64);
+    std::memset(c.base_, 0, std::min<std::size_t>(want_bytes, 256));
     c.remote_ = new std::uintptr_t[c.world_];
     auto mine = reinterpret_cast<std::uintptr_t>(base);
     in_call = "MPI_Allgather";
@@ -283,7 +322,7 @@ struct comm::impl {
     c.stats_.put_bytes.fetch_add(bytes, std::memory_order_relaxed);
   }
 
-  bool poll_incoming(std::vector<char> &buf) {
+  bool poll_incoming(std::vector<char> &buf, bool polled) {
     bool any = false;
     for (int n = 0; n < 64; ++n) {
       int flag = 0;
@@ -309,6 +348,8 @@ struct comm::impl {
               "bytes)",
               from, h.handler, h.payload, count);
       c.stats_.am_received[h.handler].fetch_add(1, std::memory_order_relaxed);
+      if (polled)
+        c.stats_.am_polled[h.handler].fetch_add(1, std::memory_order_relaxed);
       if (h.handler == 0)
         continue;
       any = true;
@@ -363,6 +404,49 @@ struct comm::impl {
     }
   }
 
+  // Under step_lock: runs the queued operations, receives, completes
+  // requests. Whether it did anything but complete requests.
+  bool step(bool polled) {
+    bool worked = false;
+    if (queued.load(std::memory_order_acquire)) {
+      {
+        std::lock_guard<std::mutex> lk(lock);
+        batch.assign(queue.begin(), queue.end());
+        queue.clear();
+        queued.store(false, std::memory_order_relaxed);
+      }
+      // (op::barrier, a blocking MPI_Barrier, is queued only while the
+      // places are set up, when nobody polls.)
+      for (op *o : batch)
+        run(o);
+      worked = !batch.empty();
+    }
+    worked |= poll_incoming(rbuf, polled);
+    test_sends();
+    if (!barriers.empty())
+      test_barriers();
+    return worked;
+  }
+
+  // Sleeps up to us microseconds unless an operation is queued (submit and
+  // finish wake it through nudge_word).
+  void nap(int us) {
+    std::uint32_t seen = nudge_word.load(std::memory_order_seq_cst);
+    napping.store(true, std::memory_order_seq_cst);
+    if (!queued.load(std::memory_order_seq_cst) &&
+        !finish_requested.load(std::memory_order_seq_cst)) {
+      c.stats_.naps.fetch_add(1, std::memory_order_relaxed);
+      futex_wait_for(nudge_word, seen, us);
+    }
+    napping.store(false, std::memory_order_relaxed);
+  }
+
+  void nudge() {
+    nudge_word.fetch_add(1, std::memory_order_seq_cst);
+    if (napping.load(std::memory_order_seq_cst))
+      futex_wake(nudge_word, 1);
+  }
+
   void loop() {
     init_mpi();
     {
@@ -373,34 +457,24 @@ struct comm::impl {
     if (!start_error.empty())
       return;
     checking_peers = true;
-    std::vector<char> buf;
-    std::vector<op *> batch;
     auto last_beat = clock::now() - kHeartbeat;
     auto last_work = clock::now();
     MPI_Request barrier = MPI_REQUEST_NULL;
     bool in_barrier = false;
+    backoff idle(kProgressBackoff);
+    int idle_nap = kIdleNapUs;
     for (;;) {
       loop_stamp.store(now_ms(), std::memory_order_relaxed);
       bool worked = false;
-      if (queued.load(std::memory_order_acquire)) {
-        {
-          std::lock_guard<std::mutex> lk(lock);
-          batch.assign(queue.begin(), queue.end());
-          queue.clear();
-          queued.store(false, std::memory_order_relaxed);
-        }
-        for (op *o : batch)
-          run(o);
-        worked = !batch.empty();
-      }
-      worked |= poll_incoming(buf);
-      test_sends();
-      if (!barriers.empty())
-        test_barriers();
       auto t = clock::now();
-      if (t - last_beat >= kHeartbeat) {
-        heartbeats();
-        last_beat = t;
+      // A polling thread holds the lock for a moment at a time.
+      if (step_lock.try_lock()) {
+        worked = step(false);
+        if (t - last_beat >= kHeartbeat) {
+          heartbeats();
+          last_beat = t;
+        }
+        step_lock.unlock();
       }
       if (finish_requested.load(std::memory_order_acquire) && !in_barrier) {
         check(MPI_Ibarrier(net, &barrier), "MPI_Ibarrier");
@@ -411,18 +485,29 @@ struct comm::impl {
         check(MPI_Test(&barrier, &flag, MPI_STATUS_IGNORE),
               "MPI_Test of the final barrier");
         if (flag) {
+          {
+            std::lock_guard<std::mutex> lk(step_lock);
+            closing = true; // no poller calls MPI from here on
+          }
           on_barrier(barrier_arg);
           break;
         }
       }
       if (worked) {
         last_work = t;
-      } else if (t - last_work > std::chrono::milliseconds(50)) {
-        std::this_thread::sleep_for(std::chrono::microseconds(100));
+        idle.reset();
+        idle_nap = kIdleNapUs;
+      } else if (pollers.load(std::memory_order_relaxed) > 0 &&
+                 now_ns() - last_poll.load(std::memory_order_relaxed) <
+                     kPolledNapUs * 1000) {
+        nap(kPolledNapUs);
+      } else if (t - last_work < kSpinWindow) {
+        // Yields after a few spins: polling must not keep a woken weft
+        // thread of this rank (or of a rank sharing the core) off the CPU.
+        idle.pause();
       } else {
-        // Polling must not keep a woken weft thread of this rank (or of a
-        // rank sharing the core) off the CPU.
-        sched_yield();
+        nap(idle_nap);
+        idle_nap = std::min(2 * idle_nap, kMaxIdleNapUs);
       }
     }
     // Every rank is here: no more user messages. Peers may exit now.
@@ -463,11 +548,17 @@ struct comm::impl {
   }
 
   void submit(op *o) {
+    // Read before it is queued: an owned op may be run and freed at once.
+    const bool wake = o->k != op::track;
     {
       std::lock_guard<std::mutex> lk(lock);
       queue.push_back(o);
-      queued.store(true, std::memory_order_release);
+      queued.store(true, std::memory_order_seq_cst);
     }
+    // A send made by its caller only waits for completion: whoever steps
+    // next completes it; every other operation wakes the progress thread.
+    if (wake)
+      nudge();
   }
   void wait(op *o) {
     for (int spin = 0; !o->done.load(std::memory_order_acquire); ++spin)
@@ -516,6 +607,29 @@ comm &comm::start(std::size_t window_bytes, const am_handler *handlers,
 
 comm *comm::get() { return g_comm; }
 
+bool comm::pollable() const { return impl_->direct; }
+
+bool comm::poll() {
+  impl &m = *impl_;
+  if (!m.direct)
+    return false;
+  m.last_poll.store(now_ns(), std::memory_order_relaxed);
+  std::unique_lock<std::mutex> lk(m.step_lock, std::try_to_lock);
+  if (!lk.owns_lock() || m.closing)
+    return false;
+  return m.step(true);
+}
+
+void comm::polling(bool on, bool then_sleeps) {
+  impl &m = *impl_;
+  if (on) {
+    m.pollers.fetch_add(1, std::memory_order_relaxed);
+  } else if (m.pollers.fetch_sub(1, std::memory_order_relaxed) == 1 &&
+             then_sleeps) {
+    m.nudge(); // receiving is the progress thread's again, at once
+  }
+}
+
 bool comm::on_progress_thread() const {
   return std::this_thread::get_id() == impl_->progress.get_id();
 }
@@ -551,6 +665,20 @@ std::vector<char> pack(const am_header &h, const void *payload) {
 } // namespace
 
 void comm::send(int to, const am_header &h, const void *payload) {
+  if (impl_->direct && h.payload <= kEagerPayload) {
+    // Small: a blocking MPI_Send from this thread returns once the message
+    // is in the target's queue (eager); no request for anybody to complete.
+    thread_local std::vector<char> b;
+    b.resize(sizeof h + h.payload);
+    std::memcpy(b.data(), &h, sizeof h);
+    if (h.payload)
+      std::memcpy(b.data() + sizeof h, payload, h.payload);
+    stats_.am_sent[h.handler].fetch_add(1, std::memory_order_relaxed);
+    impl_->check(
+        MPI_Send(b.data(), int(b.size()), MPI_BYTE, to, kTag, impl_->net),
+        "MPI_Send", to);
+    return;
+  }
   auto *o = new op;
   o->to = to;
   o->msg = pack(h, payload);
@@ -635,7 +763,8 @@ void comm::finish(void (*on_barrier)(void *), void *arg, void (*wait)(void *)) {
   impl &m = *impl_;
   m.on_barrier = on_barrier;
   m.barrier_arg = arg;
-  m.finish_requested.store(true, std::memory_order_release);
+  m.finish_requested.store(true, std::memory_order_seq_cst);
+  m.nudge();
   wait(arg);
   m.progress.join();
   m.stopped = true;

@@ -7,6 +7,13 @@
 // seconds (default 6; every rank sends a heartbeat every 0.5 s) or a
 // progress thread stuck that long in MPI ends this rank with a message
 // naming the rank and the cause (exit code 70): never a hang.
+//
+// Receiving is the progress thread's job, but with MPI_THREAD_MULTIPLE a
+// thread waiting for a message (a reply, a call to serve) receives and
+// handles what arrived itself (poll), so that a round trip passes through
+// no other thread; while one polls, the progress thread naps (1 ms) instead
+// of spinning. Without pollers it spins and yields for 50 ms after its last
+// message, then naps 100 us at a time (an idle rank costs no core).
 #pragma once
 
 #include <atomic>
@@ -40,6 +47,10 @@ struct put_part {
 struct comm_stats {
   std::atomic<std::uint64_t> am_sent[kMaxHandlers] = {};
   std::atomic<std::uint64_t> am_received[kMaxHandlers] = {};
+  // Of those, received by a polling thread (not the progress thread).
+  std::atomic<std::uint64_t> am_polled[kMaxHandlers] = {};
+  // The progress thread's naps (futex waits with a timeout).
+  std::atomic<std::uint64_t> naps{0};
   std::atomic<std::uint64_t> puts{0}, put_bytes{0}, atomics{0}, gets{0};
 };
 
@@ -47,10 +58,10 @@ class comm {
 public:
   // Starts the progress thread, which initialises MPI (requesting
   // MPI_THREAD_MULTIPLE so that the program may call MPI too) and allocates
-  // a window of `window_bytes` on every rank; handlers[1..] serve the
-  // active messages. funneled: the FUNNELED discipline even when MPI gives
-  // MULTIPLE; timeout_s: the watchdog's (both from detail::read_dist_env).
-  // Collective; once per process.
+  // a window of `window_bytes` on every rank (its first 256 bytes zeroed);
+  // handlers[1..] serve the active messages. funneled: the FUNNELED discipline
+  // even when MPI gives MULTIPLE; timeout_s: the watchdog's (both from
+  // detail::read_dist_env). Collective; once per process.
   static comm &start(std::size_t window_bytes, const am_handler *handlers,
                      bool funneled, double timeout_s);
   // The running comm, or nullptr.
@@ -105,6 +116,22 @@ public:
   // and frees the window and finalises MPI. wait(arg) runs on the caller
   // meanwhile (it must return once on_barrier ran). Bounded by the watchdog.
   void finish(void (*on_barrier)(void *), void *arg, void (*wait)(void *));
+  // Whether poll() can receive (MPI_THREAD_MULTIPLE without
+  // WEFT_DIST_FUNNELED).
+  bool pollable() const;
+  // Any thread: receives and handles the messages that arrived (handlers
+  // run on this thread), completes the sends, and runs the progress
+  // thread's queued operations, unless another thread is doing so. Returns
+  // whether it handled a message. Does nothing (false) when not pollable()
+  // or once finish() has passed its barrier.
+  bool poll();
+  // The caller polls from now on (true), or stopped (false): while a thread
+  // polls (and polled within 1 ms), the progress thread naps (1 ms at a
+  // time); then_sleeps: the caller
+  // stopped to sleep, so the progress thread is woken to receive in its
+  // place (not when it stopped because its wait is over: the next wait
+  // would find it woken for nothing).
+  void polling(bool on, bool then_sleeps = false);
   // Ends the process with message (exit code 70), naming this rank.
   [[noreturn]] void die(const char *fmt, ...)
       __attribute__((format(printf, 2, 3)));

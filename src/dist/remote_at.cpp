@@ -31,16 +31,21 @@ using detail::graph_buffer;
 using dist::am_header;
 using dist::comm;
 
-constexpr std::uint32_t kCall = 1, kReply = 2, kForfeit = 3;
+constexpr std::uint32_t kCall = 1, kReply = 2, kForfeit = 3, kHoles = 4;
 constexpr std::uint64_t kReplyValue = 0, kReplyGraph = 1, kReplyError = 2,
                         kReplyKindMask = 63;
 // Window layout: [0, 8) the incoming heap's top, [8, 16) its tail, [16, 24)
-// the digest of the registered types,
-// [64, 64 + managed) this place's own objects, then the incoming ring of
-// `ring` bytes and `slack` bytes past it (a graph never wraps: one that
-// starts near the ring's end runs on into the slack).
+// the digest of the registered types, [24, 48 + 16 kMaxPins) the holes
+// (below: a version word, the tail past the pinned graphs, their count and
+// [start, end) positions), [256, 256 + managed) this place's own objects,
+// then the incoming ring of `ring` bytes and `slack` bytes past it (a graph
+// never wraps: one that starts near the ring's end runs on into the slack).
 constexpr std::size_t kTopDisp = 0, kTailDisp = 8, kTypesDisp = 16,
-                      kArenaDisp = 64;
+                      kHolesVersionDisp = 24, kHolesDisp = 32, kArenaDisp = 256;
+// Holes: graphs still live at the tail (a long-running call's) that senders
+// may reserve around, at most this many at a time.
+constexpr std::size_t kMaxPins = 8;
+static_assert(kHolesDisp + 16 + 16 * kMaxPins <= kArenaDisp);
 constexpr std::size_t kDefaultBytes = std::size_t(256) << 20;
 
 std::size_t round64(std::size_t n) { return (n + 63) & ~std::size_t(63); }
@@ -70,6 +75,17 @@ struct state {
   // This rank's incoming heap: released intervals [start, end) past tail.
   std::mutex heap_lock;
   std::map<std::uint64_t, std::uint64_t> released;
+  // Graphs that arrived and are not released yet: [start, end) by start,
+  // and their start by ring offset (a graph may lie more than a lap past
+  // the tail when the tail waits behind a pinned one).
+  std::map<std::uint64_t, std::uint64_t> live;
+  std::unordered_map<std::uint64_t, std::uint64_t> live_at;
+  // The holes last published (heap_lock): the tail past the pinned graphs
+  // and those graphs; none published: empty pins.
+  std::uint64_t holes_tail = 0, holes_version = 0;
+  bool holes_wanted = false; // a sender found the ring full (kHoles)
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> pins;
+  std::atomic<std::uint64_t> holes_published{0}, pinned_skips{0};
   // Written under heap_lock; read without it for the replies.
   std::atomic<std::uint64_t> tail{0};
   bool restarting = false; // a worker is restarting the ring (heap_lock)
@@ -89,6 +105,51 @@ char *incoming_at(std::uint64_t pos) {
   return g->c->window() + g->incoming + pos % g->ring;
 }
 
+// Under heap_lock: the holes (docs/places.md, memory reclamation). Past
+// the tail, released ranges and up to kMaxPins graphs still live (pinned)
+// lead to the tail past the pinned graphs; a sender whose range reaches
+// beyond a lap past the tail reads them (read_holes) and takes its range
+// when it stays within a lap past that tail and off the pinned graphs'
+// memory. Published under a version word (odd while written) once a sender
+// asked (kHoles: it found the ring full), until no graph is pinned (a ring
+// that does not fill publishes nothing but its tail).
+void publish_holes_locked() {
+  if (!g->holes_wanted)
+    return;
+  std::uint64_t t = g->tail.load(std::memory_order_relaxed);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> pins;
+  for (;;) {
+    if (auto r = g->released.find(t); r != g->released.end()) {
+      t = r->second;
+      continue;
+    }
+    auto l = g->live.find(t);
+    if (l == g->live.end() || pins.size() == kMaxPins)
+      break;
+    pins.emplace_back(l->first, l->second);
+    t = l->second;
+  }
+  if (pins.empty() && g->pins.empty()) {
+    g->holes_wanted = false;
+    return;
+  }
+  if (pins == g->pins && t == g->holes_tail)
+    return;
+  g->c->publish(kHolesVersionDisp, ++g->holes_version); // odd: being written
+  g->c->publish(kHolesDisp, t);
+  g->c->publish(kHolesDisp + 8, pins.size());
+  for (std::size_t i = 0; i < pins.size(); ++i) {
+    g->c->publish(kHolesDisp + 16 + 16 * i, pins[i].first);
+    g->c->publish(kHolesDisp + 24 + 16 * i, pins[i].second);
+  }
+  g->c->publish(kHolesVersionDisp, ++g->holes_version);
+  if (pins.empty())
+    g->holes_wanted = false; // until a sender finds the ring full again
+  g->holes_tail = t;
+  g->pins = std::move(pins);
+  g->holes_published.fetch_add(1, std::memory_order_relaxed);
+}
+
 // Under heap_lock: frees [start, end) and publishes the tail when it moved
 // (in order: publications are queued under the lock).
 void release_locked(std::uint64_t start, std::uint64_t end) {
@@ -103,6 +164,29 @@ void release_locked(std::uint64_t start, std::uint64_t end) {
     g->tail.store(t, std::memory_order_relaxed);
     g->c->publish(kTailDisp, t);
   }
+  publish_holes_locked();
+}
+
+// What a sender read of rank to's holes.
+struct holes_view {
+  std::uint64_t tail = 0;
+  std::uint64_t n = 0;
+  std::uint64_t pins[kMaxPins][2] = {};
+};
+
+// Reads rank to's holes consistently (the version word before and after,
+// even and equal); false when it kept changing.
+bool read_holes(int to, holes_view &v) {
+  for (int tries = 0; tries < 64; ++tries) {
+    std::uint64_t v1 = g->c->fetch_add(to, kHolesVersionDisp, 0);
+    if (v1 & 1)
+      continue;
+    g->c->get(to, kHolesDisp, &v, sizeof v);
+    std::uint64_t v2 = g->c->fetch_add(to, kHolesVersionDisp, 0);
+    if (v1 == v2 && v.n <= kMaxPins)
+      return true;
+  }
+  return false;
 }
 
 // The ring restart (docs/places.md, the incoming heap). When every graph the
@@ -177,11 +261,35 @@ std::uint64_t reserve(const char *call, int to, std::size_t n) {
     return pos;
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::milliseconds(g->full_timeout_ms);
-  for (;;) {
+  for (int round = 0;; ++round) {
+    if (round % 100 == 0) { // about every 5 ms: publish your holes
+      am_header h;
+      h.handler = kHoles;
+      g->c->send(to, h, nullptr);
+    }
     std::uint64_t t = g->c->fetch_add(to, kTailDisp, 0);
     tail.store(t, std::memory_order_relaxed);
     if (pos + n - t <= g->ring)
       return pos;
+    // The tail may wait behind graphs still live (a long call's): reserve
+    // around them when the holes past them make room.
+    holes_view v;
+    if (read_holes(to, v) && v.n && v.tail > t && pos + n - v.tail <= g->ring) {
+      const std::uint64_t at = pos % g->ring;
+      bool over = false;
+      for (std::uint64_t i = 0; i < v.n && !over; ++i) {
+        std::uint64_t a = v.pins[i][0] % g->ring;
+        over = at < a + (v.pins[i][1] - v.pins[i][0]) && a < at + n;
+      }
+      if (!over) {
+        g->pinned_skips.fetch_add(1, std::memory_order_relaxed);
+        return pos;
+      }
+      // Over a pinned graph's memory: give the range back, take the next.
+      forfeit(to, pos, n);
+      pos = g->c->fetch_add(to, kTopDisp, n);
+      continue;
+    }
     if (std::chrono::steady_clock::now() > deadline) {
       forfeit(to, pos, n);
       throw std::length_error(
@@ -288,6 +396,12 @@ graph_buffer arrived_graph(const am_header &h, const char *body) {
   b.objects = objects;
   b.remote = true;
   detail::mark_graph(b.base, b.bytes);
+  {
+    std::lock_guard<std::mutex> lk(g->heap_lock);
+    g->live.emplace(h.a[2], h.a[2] + round64(b.bytes));
+    g->live_at[h.a[2] % g->ring] = h.a[2];
+    publish_holes_locked();
+  }
   return b;
 }
 
@@ -373,6 +487,12 @@ void on_forfeit(int, const am_header &h, const char *) {
   release_interval(h.a[0], h.a[0] + h.a[1]);
 }
 
+void on_holes(int, const am_header &, const char *) {
+  std::lock_guard<std::mutex> lk(g->heap_lock);
+  g->holes_wanted = true;
+  publish_holes_locked();
+}
+
 void op_call(const char *call, int target, std::uint64_t handler,
              const void *root, const copy_options &opt, const void *captures,
              std::size_t n, void *ctx, detail::remote_done_fn done) {
@@ -431,9 +551,16 @@ void op_release(graph_buffer *b) {
   detail::unmark_graph(b->base, b->bytes);
   {
     std::lock_guard<std::mutex> lk(g->heap_lock);
-    // The graph lies within a ring's length past the tail.
-    std::uint64_t tail = g->tail.load(std::memory_order_relaxed);
-    std::uint64_t pos = tail + (off + g->ring - tail % g->ring) % g->ring;
+    std::uint64_t pos;
+    if (auto it = g->live_at.find(off); it != g->live_at.end()) {
+      pos = it->second;
+      g->live_at.erase(it);
+      g->live.erase(pos);
+    } else {
+      // Not recorded (cannot happen): within a ring's length past the tail.
+      std::uint64_t tail = g->tail.load(std::memory_order_relaxed);
+      pos = tail + (off + g->ring - tail % g->ring) % g->ring;
+    }
     release_locked(pos, pos + n);
   }
   // Not on the progress thread (a future dropped before its reply came
@@ -471,6 +598,7 @@ void places_mpi_init(std::size_t bytes) {
   handlers[kCall] = on_call;
   handlers[kReply] = on_reply;
   handlers[kForfeit] = on_forfeit;
+  handlers[kHoles] = on_holes;
   comm &c = comm::start(bytes, handlers, env.funneled, env.timeout_s);
   s->c = &c;
   s->tails.reset(new std::atomic<std::uint64_t>[c.world()]());
@@ -478,6 +606,12 @@ void places_mpi_init(std::size_t bytes) {
                               bytes - kArenaDisp, s->managed);
   s->ops = dist_ops{c.rank(),       c.world(),      op_call,   op_reply_value,
                     op_reply_graph, op_reply_error, op_release};
+  if (c.pollable()) {
+    s->ops.poll = [] { return g->c->poll(); };
+    s->ops.polling = [](bool on, bool then_sleeps) {
+      g->c->polling(on, then_sleeps);
+    };
+  }
   detail::set_dist(&s->ops);
   s.release();
   std::uint64_t types = detail::type_table_digest();
@@ -534,9 +668,14 @@ dist_stats places_mpi_stats() {
   dist::comm_stats &c = g->c->stats();
   s.calls_sent = c.am_sent[kCall];
   s.calls_received = c.am_received[kCall];
+  s.calls_polled = c.am_polled[kCall];
+  s.replies_polled = c.am_polled[kReply];
+  s.progress_naps = c.naps;
   s.replies_sent = c.am_sent[kReply];
   s.replies_received = c.am_received[kReply];
-  s.control_sent = c.am_sent[kForfeit];
+  s.control_sent = c.am_sent[kForfeit] + c.am_sent[kHoles];
+  s.ring_pinned_skips = g->pinned_skips.load(std::memory_order_relaxed);
+  s.ring_holes_published = g->holes_published.load(std::memory_order_relaxed);
   s.heartbeats_sent = c.am_sent[0];
   s.puts = c.puts;
   s.put_bytes = c.put_bytes;

@@ -310,41 +310,88 @@ void free_store(const char *call, void *data) {
   a.free_small(block, places::store_bytes(tag & ~places::kTagMask));
 }
 
+namespace {
+// waiter once async_complete no longer touches the state: async_wait
+// returns only then (the state may live on the waiter's stack).
+constexpr int kCompleted = -2;
+
+void wait_completed(async_state *s) {
+  // A few instructions and a futex wake away (yields: the completer may
+  // be preempted when threads outnumber cores).
+  backoff b(backoff_policy{64, backoff_policy::kForever});
+  while (s->waiter.load(std::memory_order_acquire) != kCompleted)
+    b.pause();
+}
+} // namespace
+
 void async_complete(async_state *s) {
   s->done.store(true, std::memory_order_seq_cst);
-  int w = s->waiter.load(std::memory_order_seq_cst);
+  // The last access to s: its waiter may return and free it from here on.
+  int w = s->waiter.exchange(kCompleted, std::memory_order_seq_cst);
   if (w >= 0)
     if (runtime *rt = g_runtime.load(std::memory_order_acquire))
       rt->wake(w);
 }
 
+namespace {
+// A thread waiting across ranks between polls: spins, then yields (bounded
+// by the 1 ms of inactivity after which it sleeps).
+constexpr backoff_policy kRemoteWaitBackoff{63, backoff_policy::kForever, 8};
+} // namespace
+
 void async_wait(async_state *s) {
-  if (s->done.load(std::memory_order_acquire))
+  if (s->done.load(std::memory_order_acquire)) {
+    wait_completed(s);
     return;
+  }
   worker *w = tl_worker;
   if (!w) {
     while (!s->done.load(std::memory_order_acquire))
       std::this_thread::yield();
+    wait_completed(s);
     return;
   }
-  s->waiter.store(w->id(), std::memory_order_seq_cst);
+  // Not over kCompleted: async_complete has then finished with s.
+  for (int cur = s->waiter.load(std::memory_order_seq_cst);;) {
+    if (cur == kCompleted)
+      return;
+    if (s->waiter.compare_exchange_weak(cur, w->id(),
+                                        std::memory_order_seq_cst))
+      break;
+  }
   auto done = [s] { return s->done.load(std::memory_order_seq_cst); };
-  if (dist()) {
+  if (const dist_ops *d = dist()) {
     // Across ranks, while calls or replies came within the last
-    // millisecond, poll with yields (a round trip takes microseconds, and a
-    // sleeping thread woken by the progress thread waits for a time slice
-    // when the cores are oversubscribed), running tasks and the calls that
-    // arrived (the team's inbox); then sleep until woken.
+    // millisecond, poll (a round trip takes microseconds; a thread that
+    // sleeps is woken by the progress thread, a futex wake that costs tens
+    // of microseconds when the machine is quiet and a time slice when its
+    // cores are oversubscribed): receive what arrived on this thread when
+    // MPI allows it (the reply completes s here, a call to this rank is
+    // started here), run tasks and the calls that arrived (the team's
+    // inbox), back off (spins, then yields); then sleep until woken.
     using clk = std::chrono::steady_clock;
     auto active = clk::now();
-    while (!done() && clk::now() - active < std::chrono::milliseconds(1)) {
-      if (w->help_once() || w->run_external())
+    backoff idle(kRemoteWaitBackoff);
+    if (d->polling)
+      d->polling(true, false);
+    while (!done()) {
+      bool any = d->poll && d->poll();
+      if (!any && !done())
+        any = w->help_once() || w->run_external();
+      if (any) {
         active = clk::now();
-      else
-        std::this_thread::yield();
+        idle.reset();
+      } else if (clk::now() - active < std::chrono::milliseconds(1)) {
+        idle.pause();
+      } else {
+        break;
+      }
     }
+    if (d->polling)
+      d->polling(false, !done());
   }
   w->wait_until(done);
+  wait_completed(s);
 }
 
 } // namespace detail

@@ -20,6 +20,10 @@
 //  4. Held result: each rank in turn holds one result graph for the whole
 //     test while its calls' results move five laps of its ring (result
 //     graphs are copied out of the ring into the arena on arrival).
+//  5. Holes: each rank in turn starts one call whose f blocks (its graph
+//     stays live in the target's ring) and makes 300 more calls of 160 KiB
+//     to the same rank (16 laps) while it blocks; they reserve around the
+//     live graph instead of waiting for the ring's tail behind it.
 #include "../places/graph_util.hpp"
 
 #include <weft/dist.hpp>
@@ -33,6 +37,7 @@
 #include <deque>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -314,6 +319,69 @@ TEST(Ring, OneHeldResultDoesNotPinTheRing) {
   for (int turn = 0; turn < weft::num_places(); ++turn) {
     if (turn == weft::here().id)
       hold_one_and_call();
+    weft::places_mpi_barrier();
+  }
+}
+
+// Set by the call that ends the blocked one (on the target rank).
+std::atomic<bool> g_unblock{false};
+
+void block_one_and_call() {
+  const int me = weft::here().id, w = weft::num_places();
+  const int r = (me + 1) % w;
+  const std::size_t big = g_src->blobs.size() - 1;
+  const weft::dist_stats s0 = weft::places_mpi_stats();
+  // f blocks until the last call below; a worker of rank r runs it while
+  // the other (run_mpi.py's WEFT_NUM_THREADS=2) serves the calls. Called
+  // from a thread of its own (a weft thread waiting here could run the
+  // task that waits for it inside one of its own waits below).
+  std::int64_t blocked_bad = -1;
+  std::thread blocker([&] {
+    blocked_bad = weft::at(weft::place{r}, g_src->blobs[big], [](blob *c) {
+      while (!g_unblock.load(std::memory_order_acquire))
+        std::this_thread::yield();
+      g_unblock.store(false, std::memory_order_relaxed);
+      return check_blob(c).bad;
+    });
+  });
+  while (weft::places_mpi_stats().calls_sent == s0.calls_sent)
+    std::this_thread::yield();
+  const std::size_t bytes = weft::measure(g_src->blobs[big]).bytes;
+  const int calls = 300; // 300 x 160 KiB: 16 laps of a 3 MiB ring
+  int failed = 0, bad = 0, done = 0;
+  std::string error;
+  for (; done < calls; ++done) {
+    try {
+      verdict v = weft::at(weft::place{r}, g_src->blobs[big],
+                           [](blob *c) { return check_blob(c); });
+      bad += v.bad != 0 || v.id != g_src->blobs[big]->id;
+    } catch (const std::exception &e) {
+      ++failed;
+      error = e.what();
+      break;
+    }
+  }
+  weft::at(weft::place{r}, static_cast<blob *>(nullptr),
+           [](blob *) { g_unblock.store(true, std::memory_order_release); });
+  blocker.join();
+  EXPECT_EQ(blocked_bad, 0) << "the blocked call's graph was overwritten";
+  EXPECT_EQ(failed, 0) << "after " << done << " calls of " << bytes
+                       << " bytes: " << error;
+  EXPECT_EQ(bad, 0);
+  const weft::dist_stats s1 = weft::places_mpi_stats();
+  EXPECT_GT(s1.ring_pinned_skips, s0.ring_pinned_skips)
+      << "no range was reserved around the blocked call's graph";
+  std::printf("rank %d -> %d: %d calls of %zu bytes past a blocked one, %llu "
+              "ranges reserved around it\n",
+              me, r, done, bytes,
+              static_cast<unsigned long long>(s1.ring_pinned_skips -
+                                              s0.ring_pinned_skips));
+}
+
+TEST(Ring, ABlockedCallDoesNotPinTheRing) {
+  for (int turn = 0; turn < weft::num_places(); ++turn) {
+    if (turn == weft::here().id)
+      block_one_and_call();
     weft::places_mpi_barrier();
   }
 }
