@@ -92,14 +92,27 @@ void dep_domain::collect_oldest(worker &w) {
     WEFT_CHECK(e.addr == k, "dependence map: slot %u holds %#lx, key %#lx", i,
                static_cast<unsigned long>(e.addr),
                static_cast<unsigned long>(k));
-    if (entry_dead(e)) {
+    if (e.cur_n == 1 && e.prev_n == 0 && !e.cur_more && !e.mx) {
+      // One task, the common case (a writer of fresh data): drop() of it.
+      if (!retired(e.cur_one)) {
+        log_insert(r.addr, e.cur_one);
+        return;
+      }
+      map_release(e.cur_one, w);
+    } else if (entry_dead(e)) {
       drop(e, w);
-      erase_slot(i);
     } else {
       log_insert(r.addr, e.cur_one);
+      return;
     }
+    erase_slot(i);
     return;
   }
+}
+
+void dep_domain::collect(worker &w) {
+  collect_oldest(w);
+  collect_oldest(w);
 }
 
 // Backward-shift deletion: move later members of the probe run into the

@@ -88,13 +88,33 @@ public:
     }
   }
 
+  // A lookup for many addresses in a row (the map unchanged meanwhile): the
+  // table's fields are read once.
+  class finder {
+  public:
+    explicit finder(const dep_domain &d)
+        : keys_(d.keys_), slots_(d.slots_), mask_(d.mask_), shift_(d.shift_) {}
+    dep_entry *operator()(uintptr_t addr) const {
+      for (uint32_t i = slot_of(addr, shift_);; i = (i + 1) & mask_) {
+        uintptr_t k = keys_[i];
+        if (k == addr)
+          return &slots_[i];
+        if (k == 0)
+          return nullptr;
+      }
+    }
+
+  private:
+    const uintptr_t *keys_;
+    dep_entry *slots_;
+    uint32_t mask_, shift_;
+  };
+
   // The entry for addr, created empty (kind none) if absent. May delete dead
   // entries and grow: pointers to other entries are then invalid.
   dep_entry &find_or_insert(uintptr_t addr, worker &w) {
-    if (log_size() > kLogSlack) {
-      collect_oldest(w);
-      collect_oldest(w);
-    }
+    if (log_size() > kLogSlack)
+      collect(w);
     uint32_t i = slot_of(addr);
     for (;; i = (i + 1) & mask_) {
       uintptr_t k = keys_[i];
@@ -142,10 +162,12 @@ private:
   static constexpr std::size_t kLogSlack = 64;
   static constexpr std::size_t kPrefetchAhead = 8;
 
-  uint32_t slot_of(uintptr_t addr) const {
-    return static_cast<uint32_t>((addr * 0x9E3779B97F4A7C15ull) >> shift_);
+  static uint32_t slot_of(uintptr_t addr, uint32_t shift) {
+    return static_cast<uint32_t>((addr * 0x9E3779B97F4A7C15ull) >> shift);
   }
+  uint32_t slot_of(uintptr_t addr) const { return slot_of(addr, shift_); }
   std::size_t log_size() const { return log_tail_ - log_head_; }
+  void collect(worker &w); // the two oldest records
   void collect_oldest(worker &w);
   void erase_slot(uint32_t i);
   void grow();

@@ -227,11 +227,23 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
   linker l{t};
   for (int i = 0; i < ndeps; ++i) {
     auto addr = reinterpret_cast<uintptr_t>(deps[i].addr);
+    access acc = access_of(deps[i].mode);
     dep_entry &e = dom->find_or_insert(addr, w);
-    bool fresh = e.kind == access::none;
-    apply(w, e, access_of(deps[i].mode), l, ndeps);
-    if (fresh)
-      dom->log_insert(addr, t);
+    if (e.kind != access::none) {
+      apply(w, e, acc, l, ndeps);
+      continue;
+    }
+    if (acc == access::mutexinoutset) {
+      apply(w, e, acc, l, ndeps); // the stage's lock is made there
+    } else {
+      // A new entry (the common case, fresh data): nothing to follow, and
+      // t is its one stage (what apply makes of an empty entry).
+      e.cur_one = t;
+      e.cur_n = 1;
+      e.kind = acc;
+      ++t->engine_data;
+    }
+    dom->log_insert(addr, t);
   }
   if (dom->size() > p.peak_entries)
     p.peak_entries = dom->size();
@@ -258,15 +270,22 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
 bool sw_engine::ready_now(worker &, task *parent, const weft_dep *deps,
                           int ndeps) {
   dep_domain *dom = parent->domain;
+  if (!dom || dom->size() == 0) {
+    for (int i = 0; i < ndeps; ++i)
+      if (deps[i].mode == WEFT_MUTEXINOUTSET)
+        return false; // would need the stage's lock
+    return true;
+  }
+  // Most addresses are not in the map (fresh data): the mode matters only
+  // for one that is.
+  const dep_domain::finder find(*dom);
   for (int i = 0; i < ndeps; ++i) {
-    access acc = access_of(deps[i].mode);
-    if (acc == access::mutexinoutset)
-      return false; // would need the stage's lock
-    if (!dom)
-      continue;
-    dep_entry *e = dom->find(reinterpret_cast<uintptr_t>(deps[i].addr));
+    if (deps[i].mode == WEFT_MUTEXINOUTSET)
+      return false;
+    dep_entry *e = find(reinterpret_cast<uintptr_t>(deps[i].addr));
     if (!e || e->cur_n == 0)
       continue;
+    access acc = access_of(deps[i].mode);
     auto retired = [](task *m) {
       return m->succ_state.load(std::memory_order_acquire) & kSuccClosed;
     };
