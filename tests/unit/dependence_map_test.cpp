@@ -30,8 +30,9 @@ protected:
   void TearDown() override { ASSERT_EQ(weft_shutdown(), WEFT_OK); }
 
   // A task that last wrote addr, placed as the sw engine places a writer in
-  // a new entry: the map holds one reference (engine_data counts its slots),
-  // the test holds the other until retire().
+  // a new entry: the map holds one reference (engine_data counts its slots:
+  // the entry's and the log record's), the test holds the other until
+  // retire().
   task *place(dep_domain &d, uintptr_t addr) {
     task *t = w_->alloc_task(nothing, nullptr);
     dep_entry &e = d.find_or_insert(addr, *w_);
@@ -102,7 +103,7 @@ TEST_F(DependenceMap, CollectsRetiredEntriesAndKeepsLiveOnes) {
         dep_entry *e = d.find(addr);
         ASSERT_NE(e, nullptr) << "live entry lost at op " << op;
         ASSERT_EQ(e->cur_one, t);
-        ASSERT_EQ(t->engine_data, 1u);
+        ASSERT_EQ(t->engine_data, 2u); // the entry and its log record
       }
   }
   // The table holds the live entries plus retired ones not yet collected:

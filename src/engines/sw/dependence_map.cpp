@@ -82,10 +82,16 @@ void dep_domain::collect_oldest(worker &w) {
   if (log_size() > kPrefetchAhead)
     __builtin_prefetch(log_[(log_head_ + kPrefetchAhead) & mask].t);
   log_record r = log_[log_head_++ & mask];
+  if (!retired(r.t)) {
+    // The entry has a live task (see log_record): back to the end, with
+    // the record's slot.
+    push_log(r.addr, r.t);
+    return;
+  }
   for (uint32_t i = slot_of(r.addr);; i = (i + 1) & mask_) {
     uintptr_t k = keys_[i];
-    if (k == 0)
-      return; // deleted by a clear() since: nothing to do
+    WEFT_CHECK(k != 0, "dependence map: logged address %#lx has no entry",
+               static_cast<unsigned long>(r.addr));
     if (k != r.addr)
       continue;
     dep_entry &e = slots_[i];
@@ -94,8 +100,9 @@ void dep_domain::collect_oldest(worker &w) {
                static_cast<unsigned long>(k));
     if (e.cur_n == 1 && e.prev_n == 0 && !e.cur_more && !e.mx) {
       // One task, the common case (a writer of fresh data): drop() of it.
-      if (!retired(e.cur_one)) {
+      if (e.cur_one != r.t && !retired(e.cur_one)) {
         log_insert(r.addr, e.cur_one);
+        map_release(r.t, w);
         return;
       }
       map_release(e.cur_one, w);
@@ -103,9 +110,11 @@ void dep_domain::collect_oldest(worker &w) {
       drop(e, w);
     } else {
       log_insert(r.addr, e.cur_one);
+      map_release(r.t, w);
       return;
     }
     erase_slot(i);
+    map_release(r.t, w);
     return;
   }
 }
@@ -166,6 +175,8 @@ void dep_domain::grow_log() {
 }
 
 void dep_domain::clear(worker &w) {
+  for (std::size_t i = log_head_; i != log_tail_; ++i)
+    map_release(log_[i & (log_.size() - 1)].t, w);
   log_head_ = log_tail_ = 0;
   if (used_ == 0)
     return;

@@ -7,7 +7,8 @@
 // only the entry found is touched (a lookup that misses touches no entry).
 // A FIFO log of inserted addresses goes with it: each insertion looks at the
 // oldest records and deletes their entries once every task in them has
-// retired (live ones go back to the end of the log). The table thus stays a
+// retired (live ones go back to the end of the log; a record whose own task
+// has not retired goes back without a lookup). The table thus stays a
 // few times the number of unfinished accesses, without sweeps.
 #pragma once
 
@@ -138,11 +139,12 @@ public:
   }
 
   // Log that `t` now appears in the entry for addr (called once per entry
-  // created, after the task is placed in it).
+  // created, after the task is placed in it). The record holds one of the
+  // map's slots on t (task::engine_data), so that the collection may read
+  // t's state before it looks the entry up.
   void log_insert(uintptr_t addr, task *t) {
-    if (log_tail_ - log_head_ == log_.size())
-      grow_log();
-    log_[log_tail_++ & (log_.size() - 1)] = {addr, t};
+    ++t->engine_data;
+    push_log(addr, t);
   }
 
   // Release every entry (all children have finished, or no more will come).
@@ -155,9 +157,12 @@ public:
   static void drop_prev(dep_entry &e, worker &w);
 
 private:
+  // A record names a task that was in the entry when logged. While that task
+  // has not retired the entry has a live task: the task itself, or one of
+  // the later stages, which follow it (and did not start before it ended).
   struct log_record {
     uintptr_t addr;
-    task *t; // a task of the entry when logged: only a prefetch hint
+    task *t;
   };
   static constexpr std::size_t kLogSlack = 64;
   static constexpr std::size_t kPrefetchAhead = 8;
@@ -167,6 +172,11 @@ private:
   }
   uint32_t slot_of(uintptr_t addr) const { return slot_of(addr, shift_); }
   std::size_t log_size() const { return log_tail_ - log_head_; }
+  void push_log(uintptr_t addr, task *t) {
+    if (log_tail_ - log_head_ == log_.size())
+      grow_log();
+    log_[log_tail_++ & (log_.size() - 1)] = {addr, t};
+  }
   void collect(worker &w); // the two oldest records
   void collect_oldest(worker &w);
   void erase_slot(uint32_t i);
