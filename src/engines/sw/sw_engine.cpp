@@ -267,25 +267,17 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
   return submit_result::ready;
 }
 
-bool sw_engine::ready_now(worker &, task *parent, const weft_dep *deps,
-                          int ndeps) {
-  dep_domain *dom = parent->domain;
-  if (!dom || dom->size() == 0) {
-    for (int i = 0; i < ndeps; ++i)
-      if (deps[i].mode == WEFT_MUTEXINOUTSET)
-        return false; // would need the stage's lock
-    return true;
-  }
-  // Most addresses are not in the map (fresh data): the mode matters only
-  // for one that is.
-  const dep_domain::finder find(*dom);
+namespace {
+// ready_now from the first of the addresses that is in the map on.
+__attribute__((noinline)) bool ready_from(dep_domain &dom, const weft_dep *deps,
+                                          int ndeps) {
   for (int i = 0; i < ndeps; ++i) {
-    if (deps[i].mode == WEFT_MUTEXINOUTSET)
-      return false;
-    dep_entry *e = find(reinterpret_cast<uintptr_t>(deps[i].addr));
+    access acc = access_of(deps[i].mode);
+    if (acc == access::mutexinoutset)
+      return false; // would need the stage's lock
+    dep_entry *e = dom.find(reinterpret_cast<uintptr_t>(deps[i].addr));
     if (!e || e->cur_n == 0)
       continue;
-    access acc = access_of(deps[i].mode);
     auto retired = [](task *m) {
       return m->succ_state.load(std::memory_order_acquire) & kSuccClosed;
     };
@@ -301,6 +293,30 @@ bool sw_engine::ready_now(worker &, task *parent, const weft_dep *deps,
         if (!retired(e->cur(j)))
           return false;
     }
+  }
+  return true;
+}
+} // namespace
+
+bool sw_engine::ready_now(worker &, task *parent, const weft_dep *deps,
+                          int ndeps) {
+  if (ndeps == 0)
+    return true;
+  dep_domain *dom = parent->domain;
+  if (!dom) {
+    for (int i = 0; i < ndeps; ++i)
+      if (deps[i].mode == WEFT_MUTEXINOUTSET)
+        return false; // would need the stage's lock
+    return true;
+  }
+  // Most addresses are not in the map (fresh data): a lookup that finds
+  // none of them is all it takes (no calls, no mode but mutexinoutset).
+  const dep_domain::finder find(*dom);
+  for (int i = 0; i < ndeps; ++i) {
+    if (deps[i].mode == WEFT_MUTEXINOUTSET)
+      return false;
+    if (find(reinterpret_cast<uintptr_t>(deps[i].addr)))
+      return ready_from(*dom, deps + i, ndeps - i);
   }
   return true;
 }
