@@ -85,6 +85,20 @@ int check_deps(const char *call, const weft_dep *deps, int ndeps) {
   return WEFT_OK;
 }
 
+// weft_spawn_copy runs a throttled task in place with its copy on the stack
+// up to this size (larger ones take the descriptor's path).
+constexpr std::size_t kInPlaceCopy = 256;
+
+// weft_spawn_args run in place: fn and the copy of its arguments.
+struct args_call {
+  weft_args_fn fn;
+  void **args;
+};
+void call_args(void *p) {
+  auto *c = static_cast<args_call *>(p);
+  c->fn(c->args);
+}
+
 int submit(worker &w, task *t, const weft_dep *deps, int ndeps, int prio) {
   t->priority = prio;
   return w.rt().spawn(w, t, deps, ndeps);
@@ -220,6 +234,15 @@ int weft_spawn_copy(weft_task_fn fn, const void *arg, size_t arg_size,
                      "weft_spawn_copy: attr->priority is %d "
                      "(must be >= 0)",
                      prio);
+  if (prio == 0 && arg_size <= kInPlaceCopy &&
+      w->rt().run_now_instead(*w, deps, ndeps)) {
+    // In place, before any descriptor (as weft_spawn): the copy on the stack.
+    alignas(16) unsigned char copy[kInPlaceCopy];
+    if (arg_size)
+      std::memcpy(copy, arg, arg_size);
+    w->run_inline(fn, copy, TASK_THROTTLED);
+    return WEFT_OK;
+  }
   task *t = w->alloc_task(fn, nullptr);
   t->arg = w->alloc_payload(t, arg_size, 16);
   if (arg_size)
@@ -262,6 +285,16 @@ int weft_spawn_args(weft_args_fn fn, int nargs, void *const *args,
                        "it a dependence",
                        i, i);
     deps[ndeps++] = {args[i], static_cast<weft_dep_mode>(m)};
+  }
+  if (nargs <= 32 && w->rt().run_now_instead(*w, deps, ndeps)) {
+    // In place, before any descriptor (as weft_spawn): fn gets a copy of
+    // args, as it would in a task.
+    void *copy[32];
+    if (nargs)
+      std::memcpy(copy, args, sizeof(void *) * static_cast<std::size_t>(nargs));
+    args_call c{fn, copy};
+    w->run_inline(call_args, &c, TASK_THROTTLED);
+    return WEFT_OK;
   }
   task *t = w->alloc_task(
       reinterpret_cast<weft_task_fn>(reinterpret_cast<void *>(fn)), nullptr);

@@ -227,14 +227,13 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
   linker l{t};
   for (int i = 0; i < ndeps; ++i) {
     auto addr = reinterpret_cast<uintptr_t>(deps[i].addr);
-    access acc = access_of(deps[i].mode);
     dep_entry &e = dom->find_or_insert(addr, w);
-    if (e.kind != access::none) {
+    access acc = access_of(deps[i].mode);
+    if (e.kind != access::none || acc == access::mutexinoutset) {
+      bool fresh = e.kind == access::none; // (the stage's lock: in apply)
       apply(w, e, acc, l, ndeps);
-      continue;
-    }
-    if (acc == access::mutexinoutset) {
-      apply(w, e, acc, l, ndeps); // the stage's lock is made there
+      if (fresh)
+        dom->log_insert(addr, t);
     } else {
       // A new entry (the common case, fresh data): nothing to follow, and
       // t is its one stage (what apply makes of an empty entry).
@@ -242,8 +241,8 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
       e.cur_n = 1;
       e.kind = acc;
       ++t->engine_data;
+      dom->log_insert(addr, t);
     }
-    dom->log_insert(addr, t);
   }
   if (dom->size() > p.peak_entries)
     p.peak_entries = dom->size();
@@ -268,14 +267,16 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
 }
 
 namespace {
-// ready_now from the first of the addresses that is in the map on.
-__attribute__((noinline)) bool ready_from(dep_domain &dom, const weft_dep *deps,
-                                          int ndeps) {
+// ready_now from the first of the addresses that is in the map on (e: its
+// entry).
+__attribute__((noinline)) bool ready_from(dep_domain &dom, dep_entry *e,
+                                          const weft_dep *deps, int ndeps) {
   for (int i = 0; i < ndeps; ++i) {
     access acc = access_of(deps[i].mode);
     if (acc == access::mutexinoutset)
       return false; // would need the stage's lock
-    dep_entry *e = dom.find(reinterpret_cast<uintptr_t>(deps[i].addr));
+    if (i > 0)
+      e = dom.find(reinterpret_cast<uintptr_t>(deps[i].addr));
     if (!e || e->cur_n == 0)
       continue;
     auto retired = [](task *m) {
@@ -315,8 +316,8 @@ bool sw_engine::ready_now(worker &, task *parent, const weft_dep *deps,
   for (int i = 0; i < ndeps; ++i) {
     if (deps[i].mode == WEFT_MUTEXINOUTSET)
       return false;
-    if (find(reinterpret_cast<uintptr_t>(deps[i].addr)))
-      return ready_from(*dom, deps + i, ndeps - i);
+    if (dep_entry *e = find(reinterpret_cast<uintptr_t>(deps[i].addr)))
+      return ready_from(*dom, e, deps + i, ndeps - i);
   }
   return true;
 }
