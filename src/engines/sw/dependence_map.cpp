@@ -35,7 +35,9 @@ void release_mutex_group(mutex_group *g) {
 
 void release_task_ref(task *t, worker &w) { w.release_ref(t); }
 
-dep_domain::dep_domain() : log_(kLogSlack * 4) { allocate(kMinCapacity); }
+dep_domain::dep_domain() : log_(kLogSlack * 4), log_mask_(kLogSlack * 4 - 1) {
+  allocate(kMinCapacity);
+}
 
 dep_domain::~dep_domain() {
   std::free(keys_);
@@ -77,8 +79,8 @@ void dep_domain::drop(dep_entry &e, worker &w) {
     release_mutex_group(e.mx);
 }
 
-void dep_domain::collect_oldest(worker &w) {
-  std::size_t mask = log_.size() - 1;
+inline void dep_domain::collect_oldest(worker &w) {
+  std::size_t mask = log_mask_;
   if (log_size() > kPrefetchAhead)
     __builtin_prefetch(log_[(log_head_ + kPrefetchAhead) & mask].t);
   log_record r = log_[log_head_++ & mask];
@@ -168,15 +170,16 @@ void dep_domain::grow_log() {
   std::vector<log_record> bigger(log_.size() * 2);
   std::size_t n = log_size();
   for (std::size_t i = 0; i < n; ++i)
-    bigger[i] = log_[(log_head_ + i) & (log_.size() - 1)];
+    bigger[i] = log_[(log_head_ + i) & log_mask_];
   log_.swap(bigger);
+  log_mask_ = log_.size() - 1;
   log_head_ = 0;
   log_tail_ = n;
 }
 
 void dep_domain::clear(worker &w) {
   for (std::size_t i = log_head_; i != log_tail_; ++i)
-    map_release(log_[i & (log_.size() - 1)].t, w);
+    map_release(log_[i & log_mask_].t, w);
   log_head_ = log_tail_ = 0;
   if (used_ == 0)
     return;

@@ -173,9 +173,9 @@ private:
   uint32_t slot_of(uintptr_t addr) const { return slot_of(addr, shift_); }
   std::size_t log_size() const { return log_tail_ - log_head_; }
   void push_log(uintptr_t addr, task *t) {
-    if (log_tail_ - log_head_ == log_.size())
+    if (log_tail_ - log_head_ > log_mask_)
       grow_log();
-    log_[log_tail_++ & (log_.size() - 1)] = {addr, t};
+    log_[log_tail_++ & log_mask_] = {addr, t};
   }
   void collect(worker &w); // the two oldest records
   void collect_oldest(worker &w);
@@ -187,6 +187,7 @@ private:
   uintptr_t *keys_ = nullptr; // 0: a free slot
 
   std::vector<log_record> log_; // ring buffer, power-of-two size
+  std::size_t log_mask_;        // its size - 1
   std::size_t log_head_ = 0, log_tail_ = 0;
   dep_entry *slots_ = nullptr;
   uint32_t mask_ = 0;
