@@ -316,8 +316,17 @@ bool sw_engine::ready_now(worker &, task *parent, const weft_dep *deps,
   for (int i = 0; i < ndeps; ++i) {
     if (deps[i].mode == WEFT_MUTEXINOUTSET)
       return false;
-    if (dep_entry *e = find(reinterpret_cast<uintptr_t>(deps[i].addr)))
-      return ready_from(*dom, e, deps + i, ndeps - i);
+    dep_entry *e = find(reinterpret_cast<uintptr_t>(deps[i].addr));
+    if (!e)
+      continue;
+    if (e->kind == access::out && e->cur_n == 1) {
+      // A lone writer (a chain's shape): whatever the access, it follows it.
+      if (!(e->cur_one->succ_state.load(std::memory_order_acquire) &
+            kSuccClosed))
+        return false;
+      continue;
+    }
+    return ready_from(*dom, e, deps + i, ndeps - i);
   }
   return true;
 }
