@@ -40,11 +40,8 @@ int start(int nthreads, const char *call) {
   return WEFT_OK;
 }
 
-// The calling thread's worker, starting the runtime on first use.
-int current_worker(const char *call, worker *&w) {
-  w = tl_worker;
-  if (w)
-    return WEFT_OK;
+// current_worker when the thread has none: starts the runtime, or fails.
+__attribute__((noinline)) int first_worker(const char *call, worker *&w) {
   if (g_runtime.load(std::memory_order_acquire))
     return set_error(WEFT_ETHREAD,
                      "%s: called from a thread weft does not know (only the "
@@ -56,6 +53,15 @@ int current_worker(const char *call, worker *&w) {
   return WEFT_OK;
 }
 
+// The calling thread's worker, starting the runtime on first use. Inline:
+// every spawn asks, and a thread of a running runtime has one.
+inline int current_worker(const char *call, worker *&w) {
+  w = tl_worker;
+  if (__builtin_expect(w != nullptr, 1))
+    return WEFT_OK;
+  return first_worker(call, w);
+}
+
 // A caller's mode as the int it passed: an out-of-range value must be
 // reported, and loading it as the enum type would already be undefined.
 static_assert(sizeof(weft_dep_mode) == sizeof(int));
@@ -65,7 +71,14 @@ int raw_mode(const weft_dep_mode *m) {
   return v;
 }
 
-int check_deps(const char *call, const weft_dep *deps, int ndeps) {
+int check_deps_list(const char *call, const weft_dep *deps, int ndeps);
+
+// Inline for the common call without dependences.
+inline int check_deps(const char *call, const weft_dep *deps, int ndeps) {
+  return ndeps == 0 ? WEFT_OK : check_deps_list(call, deps, ndeps);
+}
+
+int check_deps_list(const char *call, const weft_dep *deps, int ndeps) {
   if (ndeps < 0)
     return set_error(WEFT_EINVAL, "%s: ndeps is %d (must be >= 0)", call,
                      ndeps);
