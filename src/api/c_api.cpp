@@ -55,7 +55,8 @@ __attribute__((noinline)) int first_worker(const char *call, worker *&w) {
 
 // The calling thread's worker, starting the runtime on first use. Inline:
 // every spawn asks, and a thread of a running runtime has one.
-inline int current_worker(const char *call, worker *&w) {
+__attribute__((always_inline)) inline int current_worker(const char *call,
+                                                         worker *&w) {
   w = tl_worker;
   if (__builtin_expect(w != nullptr, 1))
     return WEFT_OK;
@@ -74,7 +75,8 @@ int raw_mode(const weft_dep_mode *m) {
 int check_deps_list(const char *call, const weft_dep *deps, int ndeps);
 
 // Inline for the common call without dependences.
-inline int check_deps(const char *call, const weft_dep *deps, int ndeps) {
+__attribute__((always_inline)) inline int
+check_deps(const char *call, const weft_dep *deps, int ndeps) {
   return ndeps == 0 ? WEFT_OK : check_deps_list(call, deps, ndeps);
 }
 
