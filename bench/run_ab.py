@@ -6,9 +6,11 @@ per-round new/old ratios and their range. For checking that a change is no
 slower (docs/benchmarks.md).
 
     python3 bench/run_ab.py OLD/bin/micro_weft NEW/bin/micro_weft [--rounds 7]
+        [--cells task-free:0,task-free:15] [--count]
 
 With --count, the one-thread cells instead run once each under valgrind's
-cachegrind (branch and cache simulation) and the table gives, per task, the
+cachegrind (branch and cache simulation; WEFT_THROTTLE_WINDOW=narrow unless
+the environment sets it) and the table gives, per task, the
 instructions, mispredicted branches and first-level data misses of each
 build and their new/old ratios: counts that the machine's load does not
 move, for a noisy machine where the timed ratios' range is wider than the
@@ -36,15 +38,19 @@ def main():
     ap.add_argument("--tasks", type=int, default=100000)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--cells", default=None,
+                    help="pattern:deps,... (default: the micro table's "
+                    "cells), e.g. task-free:0,task-free:1,task-free:15")
     ap.add_argument("--count", action="store_true",
                     help="one-thread cells once under cachegrind: "
                     "instructions, mispredicts and D1 misses per task")
     benchlib.add_timeout_argument(ap, 600)
     args = ap.parse_args()
+    args.cells = parse_cells(ap, args.cells)
     if args.count:
         return count(args)
     threads_list = benchlib.int_list(ap, "--threads", args.threads)
-    cells = [(p, d, t) for (p, d) in benchlib.PATTERNS for t in threads_list]
+    cells = [(p, d, t) for (p, d) in args.cells for t in threads_list]
     runner = benchlib.Runner(args.timeout)
     ns = {c: {"old": [], "new": []} for c in cells}
     for r in range(args.rounds):
@@ -75,7 +81,56 @@ def main():
                      "%.2f-%.2f" % (min(ratios), max(ratios))
                      if ratios else "-"])
     benchlib.print_table(head, rows, left=(0,))
+    for t in threads_list:
+        print_slope("ns/task, %d thread%s" % (t, "s" if t > 1 else ""),
+                    {(p, d): statistics.median(ns[(p, d, t)][name])
+                     for (p, d, tt) in cells if tt == t
+                     for name in ["old"] if ns[(p, d, t)][name]},
+                    {(p, d): statistics.median(ns[(p, d, t)][name])
+                     for (p, d, tt) in cells if tt == t
+                     for name in ["new"] if ns[(p, d, t)][name]})
     return benchlib.exit_status(runner.failures)
+
+
+def parse_cells(ap, text):
+    """--cells: "pattern:deps,..." (default benchlib.PATTERNS)."""
+    if text is None:
+        return list(benchlib.PATTERNS)
+    cells = []
+    for item in text.split(","):
+        pattern, _, deps = item.partition(":")
+        if pattern not in ("task-free", "task-chain", "emptytask") or \
+                not deps.isdigit() or int(deps) > 15:
+            ap.error("--cells: %r is not pattern:deps (pattern task-free, "
+                     "task-chain or emptytask; deps 0..15)" % item)
+        cells.append((pattern, int(deps)))
+    return cells
+
+
+def slope(points):
+    """Least-squares slope of [(deps, value)], None with fewer than 2."""
+    if len(points) < 2:
+        return None
+    mx = sum(x for x, _ in points) / len(points)
+    my = sum(y for _, y in points) / len(points)
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    if sxx == 0:
+        return None
+    return sum((x - mx) * (y - my) for x, y in points) / sxx
+
+
+def print_slope(what, old, new):
+    """The cost per dependence (issue 15 item 5): the slope of task-free's
+    cells against their number of dependences, for each build."""
+    got = []
+    for name, cells in [("old", old), ("new", new)]:
+        k = slope(sorted((d, v) for (p, d), v in cells.items()
+                         if p == "task-free"))
+        if k is not None:
+            got.append("%s %.1f" % (name, k))
+    if got:
+        print("task-free slope (%s per dependence): %s" % (what,
+                                                           ", ".join(got)))
 
 
 # cachegrind's summary lines: "I refs:", "D1  misses:" and "Mispredicts:".
@@ -102,14 +157,22 @@ def count(args):
         print("run_ab.py: --count needs valgrind (scripts/deps installs it)",
               file=sys.stderr)
         return 1
-    cells = [(p, d) for (p, d) in benchlib.PATTERNS]
+    cells = args.cells
+    # The throttle's grain estimate reads the clock, and under valgrind every
+    # task looks coarse: the window would go wide in some runs and not in
+    # others. Pinned narrow (what these fine tasks get on the machine) the
+    # counts repeat; WEFT_THROTTLE_WINDOW in the environment overrides it.
+    env = [] if "WEFT_THROTTLE_WINDOW" in os.environ else \
+        ["env", "WEFT_THROTTLE_WINDOW=narrow"]
+    # Each run is the warm-up repetition and one timed one: 2 x tasks.
+    ran = 2 * args.tasks
     runner = benchlib.Runner(args.timeout)
     runner.total = 2 * len(cells)
     got = {}
     with tempfile.TemporaryDirectory() as tmp:
         for c in cells:
             for name, exe in [("old", args.old), ("new", args.new)]:
-                cmd = [valgrind, "--tool=cachegrind", "--cache-sim=yes",
+                cmd = env + [valgrind, "--tool=cachegrind", "--cache-sim=yes",
                        "--branch-sim=yes", "--cachegrind-out-file=" +
                        os.path.join(tmp, "cg.out"), exe, "--pattern", c[0],
                        "--deps", str(c[1]), "--tasks", str(args.tasks),
@@ -121,7 +184,7 @@ def count(args):
                                       "cachegrind summary")
                 if r is not None:
                     got[(c, name)] = r[0]
-                    print(" %.0f instr/task" % (r[0]["instr"] / args.tasks),
+                    print(" %.0f instr/task" % (r[0]["instr"] / ran),
                           file=sys.stderr)
     head = ["pattern", "deps"]
     for name, _ in COUNTS:
@@ -132,15 +195,21 @@ def count(args):
         row = [c[0], str(c[1])]
         for name, _ in COUNTS:
             if old and new:
-                row += ["%.1f" % (old[name] / args.tasks),
-                        "%.1f" % (new[name] / args.tasks),
+                row += ["%.1f" % (old[name] / ran),
+                        "%.1f" % (new[name] / ran),
                         "%.3f" % (new[name] / old[name])
                         if old[name] else "-"]
             else:
                 row += ["-", "-", "-"]
         rows.append(row)
-    print("per task, one thread, %d tasks (start-up included)" % args.tasks)
+    print("per task, one thread, %d tasks run (the warm-up repetition's "
+          "included; start-up too)" % ran)
     benchlib.print_table(head, rows, left=(0,))
+    print_slope("instructions",
+                {c: got[(c, "old")]["instr"] / ran for c in cells
+                 if (c, "old") in got},
+                {c: got[(c, "new")]["instr"] / ran for c in cells
+                 if (c, "new") in got})
     return benchlib.exit_status(runner.failures)
 
 

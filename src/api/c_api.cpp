@@ -40,11 +40,8 @@ int start(int nthreads, const char *call) {
   return WEFT_OK;
 }
 
-// The calling thread's worker, starting the runtime on first use.
-int current_worker(const char *call, worker *&w) {
-  w = tl_worker;
-  if (w)
-    return WEFT_OK;
+// current_worker when the thread has none: starts the runtime, or fails.
+__attribute__((noinline)) int first_worker(const char *call, worker *&w) {
   if (g_runtime.load(std::memory_order_acquire))
     return set_error(WEFT_ETHREAD,
                      "%s: called from a thread weft does not know (only the "
@@ -56,6 +53,16 @@ int current_worker(const char *call, worker *&w) {
   return WEFT_OK;
 }
 
+// The calling thread's worker, starting the runtime on first use. Inline:
+// every spawn asks, and a thread of a running runtime has one.
+__attribute__((always_inline)) inline int current_worker(const char *call,
+                                                         worker *&w) {
+  w = tl_worker;
+  if (__builtin_expect(w != nullptr, 1))
+    return WEFT_OK;
+  return first_worker(call, w);
+}
+
 // A caller's mode as the int it passed: an out-of-range value must be
 // reported, and loading it as the enum type would already be undefined.
 static_assert(sizeof(weft_dep_mode) == sizeof(int));
@@ -65,7 +72,15 @@ int raw_mode(const weft_dep_mode *m) {
   return v;
 }
 
-int check_deps(const char *call, const weft_dep *deps, int ndeps) {
+int check_deps_list(const char *call, const weft_dep *deps, int ndeps);
+
+// Inline for the common call without dependences.
+__attribute__((always_inline)) inline int
+check_deps(const char *call, const weft_dep *deps, int ndeps) {
+  return ndeps == 0 ? WEFT_OK : check_deps_list(call, deps, ndeps);
+}
+
+int check_deps_list(const char *call, const weft_dep *deps, int ndeps) {
   if (ndeps < 0)
     return set_error(WEFT_EINVAL, "%s: ndeps is %d (must be >= 0)", call,
                      ndeps);
@@ -83,6 +98,20 @@ int check_deps(const char *call, const weft_dep *deps, int ndeps) {
                        call, i, m);
   }
   return WEFT_OK;
+}
+
+// weft_spawn_copy runs a throttled task in place with its copy on the stack
+// up to this size (larger ones take the descriptor's path).
+constexpr std::size_t kInPlaceCopy = 256;
+
+// weft_spawn_args run in place: fn and the copy of its arguments.
+struct args_call {
+  weft_args_fn fn;
+  void **args;
+};
+void call_args(void *p) {
+  auto *c = static_cast<args_call *>(p);
+  c->fn(c->args);
 }
 
 int submit(worker &w, task *t, const weft_dep *deps, int ndeps, int prio) {
@@ -220,6 +249,15 @@ int weft_spawn_copy(weft_task_fn fn, const void *arg, size_t arg_size,
                      "weft_spawn_copy: attr->priority is %d "
                      "(must be >= 0)",
                      prio);
+  if (prio == 0 && arg_size <= kInPlaceCopy &&
+      w->rt().run_now_instead(*w, deps, ndeps)) {
+    // In place, before any descriptor (as weft_spawn): the copy on the stack.
+    alignas(16) unsigned char copy[kInPlaceCopy];
+    if (arg_size)
+      std::memcpy(copy, arg, arg_size);
+    w->run_inline(fn, copy, TASK_THROTTLED);
+    return WEFT_OK;
+  }
   task *t = w->alloc_task(fn, nullptr);
   t->arg = w->alloc_payload(t, arg_size, 16);
   if (arg_size)
@@ -262,6 +300,16 @@ int weft_spawn_args(weft_args_fn fn, int nargs, void *const *args,
                        "it a dependence",
                        i, i);
     deps[ndeps++] = {args[i], static_cast<weft_dep_mode>(m)};
+  }
+  if (nargs <= 32 && w->rt().run_now_instead(*w, deps, ndeps)) {
+    // In place, before any descriptor (as weft_spawn): fn gets a copy of
+    // args, as it would in a task.
+    void *copy[32];
+    if (nargs)
+      std::memcpy(copy, args, sizeof(void *) * static_cast<std::size_t>(nargs));
+    args_call c{fn, copy};
+    w->run_inline(call_args, &c, TASK_THROTTLED);
+    return WEFT_OK;
   }
   task *t = w->alloc_task(
       reinterpret_cast<weft_task_fn>(reinterpret_cast<void *>(fn)), nullptr);

@@ -188,6 +188,66 @@ TEST(SpawnArgs, ArgsArrayIsCopied) {
   EXPECT_NE(seen.load(), static_cast<void **>(args));
 }
 
+// Throttled (more unfinished children than the window), weft_spawn_copy
+// and weft_spawn_args run tasks in place before taking a descriptor: each
+// still runs once, on a copy of its argument (block or args array) that it
+// may change without the caller seeing it.
+TEST(Throttle, CopyAndArgsTasksRunInPlaceOnACopy) {
+  constexpr int kTasks = 3000;
+  static std::atomic<int> copy_ran, args_ran, copy_bad, args_bad;
+  copy_ran = args_ran = copy_bad = args_bad = 0;
+  weft_stats before;
+  ASSERT_EQ(weft_stats_get(&before), WEFT_OK);
+  struct Arg {
+    const void *caller;
+    int i;
+    int pad[30]; // 128 bytes: more than a descriptor's inline payload
+  };
+  for (int i = 0; i < kTasks; ++i) {
+    Arg a{&a, i, {}};
+    ASSERT_EQ(weft_spawn_copy(
+                  [](void *p) {
+                    auto *c = static_cast<Arg *>(p);
+                    if (c->caller == p)
+                      copy_bad.fetch_add(1); // the caller's own block
+                    c->i = -1;               // the copy's, not the caller's
+                    copy_ran.fetch_add(1);
+                  },
+                  &a, sizeof a, nullptr, 0, nullptr),
+              WEFT_OK)
+        << weft_last_error();
+    EXPECT_EQ(a.i, i) << "a task changed the caller's argument";
+    static long slot[kTasks];
+    void *args[] = {&slot[i], nullptr};
+    args[1] = args; // so that the task can tell the caller's array
+    const weft_dep_mode types[] = {WEFT_INOUT, WEFT_VALUE};
+    ASSERT_EQ(weft_spawn_args(
+                  [](void **v) {
+                    if (v == v[1])
+                      args_bad.fetch_add(1); // the caller's own array
+                    *static_cast<long *>(v[0]) += 1;
+                    v[0] = nullptr; // the copy's, not the caller's
+                    args_ran.fetch_add(1);
+                  },
+                  2, args, types),
+              WEFT_OK)
+        << weft_last_error();
+    EXPECT_NE(args[0], nullptr) << "a task changed the caller's args array";
+  }
+  WT_TASKWAIT();
+  EXPECT_EQ(copy_ran.load(), kTasks);
+  EXPECT_EQ(args_ran.load(), kTasks);
+  EXPECT_EQ(copy_bad.load(), 0);
+  EXPECT_EQ(args_bad.load(), 0);
+  weft_stats after;
+  ASSERT_EQ(weft_stats_get(&after), WEFT_OK);
+  // One thread: the throttle engages after the first few dozen, so the
+  // in-place path is what most of these tasks took.
+  if (weft_num_threads() == 1 && std::strcmp(wt::engine_name(), "sw") == 0) {
+    EXPECT_GT(after.tasks_undeferred, before.tasks_undeferred + kTasks);
+  }
+}
+
 // inoutset and mutexinoutset arguments.
 TEST(SpawnArgs, SetModes) {
   static long value;

@@ -30,8 +30,9 @@ protected:
   void TearDown() override { ASSERT_EQ(weft_shutdown(), WEFT_OK); }
 
   // A task that last wrote addr, placed as the sw engine places a writer in
-  // a new entry: the map holds one reference (engine_data counts its slots),
-  // the test holds the other until retire().
+  // a new entry: the map holds one reference (engine_data counts its slots:
+  // the entry's and the log record's), the test holds the other until
+  // retire().
   task *place(dep_domain &d, uintptr_t addr) {
     task *t = w_->alloc_task(nothing, nullptr);
     dep_entry &e = d.find_or_insert(addr, *w_);
@@ -102,7 +103,7 @@ TEST_F(DependenceMap, CollectsRetiredEntriesAndKeepsLiveOnes) {
         dep_entry *e = d.find(addr);
         ASSERT_NE(e, nullptr) << "live entry lost at op " << op;
         ASSERT_EQ(e->cur_one, t);
-        ASSERT_EQ(t->engine_data, 1u);
+        ASSERT_EQ(t->engine_data, 2u); // the entry and its log record
       }
   }
   // The table holds the live entries plus retired ones not yet collected:
@@ -120,6 +121,49 @@ TEST_F(DependenceMap, CollectsRetiredEntriesAndKeepsLiveOnes) {
     retire(place(d, next_addr));
   }
   EXPECT_LE(d.size(), 70u);
+  d.clear(*w_);
+  EXPECT_EQ(d.size(), 0u);
+}
+
+// A log record holds a slot on the task it names. When a later writer takes
+// that task's place in the entry, the record still keeps the task (so the
+// collection may read it); once it has retired, the collection moves the
+// record to the entry's current task, and deletes the entry only when that
+// one has retired too.
+TEST_F(DependenceMap, RecordFollowsTheEntryToItsLaterWriter) {
+  dep_domain d;
+  const uintptr_t a = 8;
+  task *t1 = place(d, a);
+  ASSERT_EQ(t1->engine_data, 2u); // the entry and the record
+  // t2 writes a after t1, as sw_engine::apply's writer-after-writer path
+  // does (t2 would follow t1; here t1 simply retires first).
+  task *t2 = w_->alloc_task(nothing, nullptr);
+  dep_entry &e = d.find_or_insert(a, *w_);
+  ASSERT_EQ(e.cur_one, t1);
+  map_release(t1, *w_);
+  e.cur_one = t2;
+  ++t2->engine_data;
+  t2->refs.store(2, std::memory_order_relaxed);
+  EXPECT_EQ(t1->engine_data, 1u) << "the record must keep t1";
+  retire(t1);
+
+  // Fresh entries, retired at once, push a's record to the log's head.
+  uintptr_t next = 4096;
+  auto churn = [&] {
+    for (int i = 0; i < 300; ++i) {
+      next += 8;
+      retire(place(d, next));
+    }
+  };
+  churn();
+  dep_entry *found = d.find(a);
+  ASSERT_NE(found, nullptr) << "the entry went while t2 is live";
+  EXPECT_EQ(found->cur_one, t2);
+  EXPECT_EQ(t2->engine_data, 2u) << "the record should have moved to t2";
+
+  retire(t2);
+  churn();
+  EXPECT_EQ(d.find(a), nullptr) << "the entry stayed after t2 retired";
   d.clear(*w_);
   EXPECT_EQ(d.size(), 0u);
 }

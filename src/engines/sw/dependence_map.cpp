@@ -35,7 +35,9 @@ void release_mutex_group(mutex_group *g) {
 
 void release_task_ref(task *t, worker &w) { w.release_ref(t); }
 
-dep_domain::dep_domain() : log_(kLogSlack * 4) { allocate(kMinCapacity); }
+dep_domain::dep_domain() : log_(kLogSlack * 4), log_mask_(kLogSlack * 4 - 1) {
+  allocate(kMinCapacity);
+}
 
 dep_domain::~dep_domain() {
   std::free(keys_);
@@ -77,29 +79,51 @@ void dep_domain::drop(dep_entry &e, worker &w) {
     release_mutex_group(e.mx);
 }
 
-void dep_domain::collect_oldest(worker &w) {
-  std::size_t mask = log_.size() - 1;
+inline void dep_domain::collect_oldest(worker &w) {
+  std::size_t mask = log_mask_;
   if (log_size() > kPrefetchAhead)
     __builtin_prefetch(log_[(log_head_ + kPrefetchAhead) & mask].t);
   log_record r = log_[log_head_++ & mask];
+  if (!retired(r.t)) {
+    // The entry has a live task (see log_record): back to the end, with
+    // the record's slot.
+    push_log(r.addr, r.t);
+    return;
+  }
   for (uint32_t i = slot_of(r.addr);; i = (i + 1) & mask_) {
     uintptr_t k = keys_[i];
-    if (k == 0)
-      return; // deleted by a clear() since: nothing to do
+    WEFT_CHECK(k != 0, "dependence map: logged address %#lx has no entry",
+               static_cast<unsigned long>(r.addr));
     if (k != r.addr)
       continue;
     dep_entry &e = slots_[i];
     WEFT_CHECK(e.addr == k, "dependence map: slot %u holds %#lx, key %#lx", i,
                static_cast<unsigned long>(e.addr),
                static_cast<unsigned long>(k));
-    if (entry_dead(e)) {
+    if (e.cur_n == 1 && e.prev_n == 0 && !e.cur_more && !e.mx) {
+      // One task, the common case (a writer of fresh data): drop() of it.
+      if (e.cur_one != r.t && !retired(e.cur_one)) {
+        log_insert(r.addr, e.cur_one);
+        map_release(r.t, w);
+        return;
+      }
+      map_release(e.cur_one, w);
+    } else if (entry_dead(e)) {
       drop(e, w);
-      erase_slot(i);
     } else {
       log_insert(r.addr, e.cur_one);
+      map_release(r.t, w);
+      return;
     }
+    erase_slot(i);
+    map_release(r.t, w);
     return;
   }
+}
+
+void dep_domain::collect(worker &w) {
+  collect_oldest(w);
+  collect_oldest(w);
 }
 
 // Backward-shift deletion: move later members of the probe run into the
@@ -146,13 +170,16 @@ void dep_domain::grow_log() {
   std::vector<log_record> bigger(log_.size() * 2);
   std::size_t n = log_size();
   for (std::size_t i = 0; i < n; ++i)
-    bigger[i] = log_[(log_head_ + i) & (log_.size() - 1)];
+    bigger[i] = log_[(log_head_ + i) & log_mask_];
   log_.swap(bigger);
+  log_mask_ = log_.size() - 1;
   log_head_ = 0;
   log_tail_ = n;
 }
 
 void dep_domain::clear(worker &w) {
+  for (std::size_t i = log_head_; i != log_tail_; ++i)
+    map_release(log_[i & log_mask_].t, w);
   log_head_ = log_tail_ = 0;
   if (used_ == 0)
     return;

@@ -7,7 +7,8 @@
 // only the entry found is touched (a lookup that misses touches no entry).
 // A FIFO log of inserted addresses goes with it: each insertion looks at the
 // oldest records and deletes their entries once every task in them has
-// retired (live ones go back to the end of the log). The table thus stays a
+// retired (live ones go back to the end of the log; a record whose own task
+// has not retired goes back without a lookup). The table thus stays a
 // few times the number of unfinished accesses, without sweeps.
 #pragma once
 
@@ -88,13 +89,33 @@ public:
     }
   }
 
+  // A lookup for many addresses in a row (the map unchanged meanwhile): the
+  // table's fields are read once.
+  class finder {
+  public:
+    explicit finder(const dep_domain &d)
+        : keys_(d.keys_), slots_(d.slots_), mask_(d.mask_), shift_(d.shift_) {}
+    dep_entry *operator()(uintptr_t addr) const {
+      for (uint32_t i = slot_of(addr, shift_);; i = (i + 1) & mask_) {
+        uintptr_t k = keys_[i];
+        if (k == addr)
+          return &slots_[i];
+        if (k == 0)
+          return nullptr;
+      }
+    }
+
+  private:
+    const uintptr_t *keys_;
+    dep_entry *slots_;
+    uint32_t mask_, shift_;
+  };
+
   // The entry for addr, created empty (kind none) if absent. May delete dead
   // entries and grow: pointers to other entries are then invalid.
   dep_entry &find_or_insert(uintptr_t addr, worker &w) {
-    if (log_size() > kLogSlack) {
-      collect_oldest(w);
-      collect_oldest(w);
-    }
+    if (log_size() > kLogSlack)
+      collect(w);
     uint32_t i = slot_of(addr);
     for (;; i = (i + 1) & mask_) {
       uintptr_t k = keys_[i];
@@ -118,11 +139,12 @@ public:
   }
 
   // Log that `t` now appears in the entry for addr (called once per entry
-  // created, after the task is placed in it).
+  // created, after the task is placed in it). The record holds one of the
+  // map's slots on t (task::engine_data), so that the collection may read
+  // t's state before it looks the entry up.
   void log_insert(uintptr_t addr, task *t) {
-    if (log_tail_ - log_head_ == log_.size())
-      grow_log();
-    log_[log_tail_++ & (log_.size() - 1)] = {addr, t};
+    ++t->engine_data;
+    push_log(addr, t);
   }
 
   // Release every entry (all children have finished, or no more will come).
@@ -135,17 +157,27 @@ public:
   static void drop_prev(dep_entry &e, worker &w);
 
 private:
+  // A record names a task that was in the entry when logged. While that task
+  // has not retired the entry has a live task: the task itself, or one of
+  // the later stages, which follow it (and did not start before it ended).
   struct log_record {
     uintptr_t addr;
-    task *t; // a task of the entry when logged: only a prefetch hint
+    task *t;
   };
   static constexpr std::size_t kLogSlack = 64;
   static constexpr std::size_t kPrefetchAhead = 8;
 
-  uint32_t slot_of(uintptr_t addr) const {
-    return static_cast<uint32_t>((addr * 0x9E3779B97F4A7C15ull) >> shift_);
+  static uint32_t slot_of(uintptr_t addr, uint32_t shift) {
+    return static_cast<uint32_t>((addr * 0x9E3779B97F4A7C15ull) >> shift);
   }
+  uint32_t slot_of(uintptr_t addr) const { return slot_of(addr, shift_); }
   std::size_t log_size() const { return log_tail_ - log_head_; }
+  void push_log(uintptr_t addr, task *t) {
+    if (log_tail_ - log_head_ > log_mask_)
+      grow_log();
+    log_[log_tail_++ & log_mask_] = {addr, t};
+  }
+  void collect(worker &w); // the two oldest records
   void collect_oldest(worker &w);
   void erase_slot(uint32_t i);
   void grow();
@@ -155,6 +187,7 @@ private:
   uintptr_t *keys_ = nullptr; // 0: a free slot
 
   std::vector<log_record> log_; // ring buffer, power-of-two size
+  std::size_t log_mask_;        // its size - 1
   std::size_t log_head_ = 0, log_tail_ = 0;
   dep_entry *slots_ = nullptr;
   uint32_t mask_ = 0;

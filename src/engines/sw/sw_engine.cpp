@@ -228,10 +228,21 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
   for (int i = 0; i < ndeps; ++i) {
     auto addr = reinterpret_cast<uintptr_t>(deps[i].addr);
     dep_entry &e = dom->find_or_insert(addr, w);
-    bool fresh = e.kind == access::none;
-    apply(w, e, access_of(deps[i].mode), l, ndeps);
-    if (fresh)
+    access acc = access_of(deps[i].mode);
+    if (e.kind != access::none || acc == access::mutexinoutset) {
+      bool fresh = e.kind == access::none; // (the stage's lock: in apply)
+      apply(w, e, acc, l, ndeps);
+      if (fresh)
+        dom->log_insert(addr, t);
+    } else {
+      // A new entry (the common case, fresh data): nothing to follow, and
+      // t is its one stage (what apply makes of an empty entry).
+      e.cur_one = t;
+      e.cur_n = 1;
+      e.kind = acc;
+      ++t->engine_data;
       dom->log_insert(addr, t);
+    }
   }
   if (dom->size() > p.peak_entries)
     p.peak_entries = dom->size();
@@ -255,16 +266,17 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
   return submit_result::ready;
 }
 
-bool sw_engine::ready_now(worker &, task *parent, const weft_dep *deps,
-                          int ndeps) {
-  dep_domain *dom = parent->domain;
+namespace {
+// ready_now from the first of the addresses that is in the map on (e: its
+// entry).
+__attribute__((noinline)) bool ready_from(dep_domain &dom, dep_entry *e,
+                                          const weft_dep *deps, int ndeps) {
   for (int i = 0; i < ndeps; ++i) {
     access acc = access_of(deps[i].mode);
     if (acc == access::mutexinoutset)
       return false; // would need the stage's lock
-    if (!dom)
-      continue;
-    dep_entry *e = dom->find(reinterpret_cast<uintptr_t>(deps[i].addr));
+    if (i > 0)
+      e = dom.find(reinterpret_cast<uintptr_t>(deps[i].addr));
     if (!e || e->cur_n == 0)
       continue;
     auto retired = [](task *m) {
@@ -282,6 +294,39 @@ bool sw_engine::ready_now(worker &, task *parent, const weft_dep *deps,
         if (!retired(e->cur(j)))
           return false;
     }
+  }
+  return true;
+}
+} // namespace
+
+bool sw_engine::ready_now(worker &, task *parent, const weft_dep *deps,
+                          int ndeps) {
+  if (ndeps == 0)
+    return true;
+  dep_domain *dom = parent->domain;
+  if (!dom) {
+    for (int i = 0; i < ndeps; ++i)
+      if (deps[i].mode == WEFT_MUTEXINOUTSET)
+        return false; // would need the stage's lock
+    return true;
+  }
+  // Most addresses are not in the map (fresh data): a lookup that finds
+  // none of them is all it takes (no calls, no mode but mutexinoutset).
+  const dep_domain::finder find(*dom);
+  for (int i = 0; i < ndeps; ++i) {
+    if (deps[i].mode == WEFT_MUTEXINOUTSET)
+      return false;
+    dep_entry *e = find(reinterpret_cast<uintptr_t>(deps[i].addr));
+    if (!e)
+      continue;
+    if (e->kind == access::out && e->cur_n == 1) {
+      // A lone writer (a chain's shape): whatever the access, it follows it.
+      if (!(e->cur_one->succ_state.load(std::memory_order_acquire) &
+            kSuccClosed))
+        return false;
+      continue;
+    }
+    return ready_from(*dom, e, deps + i, ndeps - i);
   }
   return true;
 }
