@@ -71,9 +71,9 @@ inline void runtime::update_grain(worker &w) {
   // The time this worker took per task it finished since the last estimate
   // (spawning, waiting and idling included: an upper bound on the grain).
   uint64_t fin = w.counters().finished.load(std::memory_order_relaxed);
-  // The graph's shape: the share of the tasks the whole team finished in
-  // the interval that ran as immediate successors (the creator itself may
-  // run few of them). Read once per interval.
+  // The graph's shape: the share of the tasks every worker (the team, for
+  // one team) finished in the interval that ran as immediate successors
+  // (the creator itself may run few of them). Read once per interval.
   uint64_t team_fin = 0, team_chained = 0;
   auto team_counts = [&w, &team_fin, &team_chained] {
     runtime &rt = w.rt();
@@ -86,6 +86,7 @@ inline void runtime::update_grain(worker &w) {
   if (w.grain_ticks_ == 0) {
     w.grain_ticks_ = grain_clock();
     w.grain_finished_ = fin;
+    w.grain_waiting_ = w.spawned_waiting_;
     team_counts();
     w.team_finished_ = team_fin;
     w.team_chained_ = team_chained;
@@ -102,9 +103,13 @@ inline void runtime::update_grain(worker &w) {
     // interval and then once in kProbeEvery.
     bool wide = w.window_ > kNarrowPerThread;
     bool probe = coarse && !wide && w.narrow_intervals_++ % kProbeEvery == 0;
+    // Whether the shape matters: some of this worker's children in the
+    // interval had to wait for a predecessor when submitted.
+    bool waits = w.spawned_waiting_ != w.grain_waiting_;
+    w.grain_waiting_ = w.spawned_waiting_;
     w.window_ =
         window_for(g_throttle_window, coarse, team_fin - w.team_finished_,
-                   team_chained - w.team_chained_, wide, probe);
+                   team_chained - w.team_chained_, wide, probe, waits);
     w.team_finished_ = team_fin;
     w.team_chained_ = team_chained;
   }
@@ -207,6 +212,8 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
   }
   if (r == submit_result::ready)
     queue_ready(t);
+  else
+    w.spawned_waiting_ += r == submit_result::pending; // the throttle's
   trace_point::spawn_end(w, id, t0);
   if (r == submit_result::serialize) {
     serialize(w, parent, t);
