@@ -36,7 +36,7 @@ inline constexpr uint64_t kWidenShare = 2;
 // thread chains under 10% of its tasks then), so a worker whose coarse
 // tasks do not chain under the narrow one tries the wide one for an
 // interval: at its first estimate and then once in kProbeEvery.
-inline constexpr uint32_t kProbeEvery = 16;
+inline constexpr uint32_t kProbeEvery = 64;
 
 // The shape only matters where tasks wait for predecessors: when none of
 // the children a creator submitted in the interval had to wait for one
