@@ -21,7 +21,8 @@ namespace {
 // creating more when it has made more ready tasks than kThrottlePerThread
 // per thread (tasks in its deque, the figure libgomp uses), or when the
 // parent has more unfinished children per thread than its window:
-// kNarrowPerThread, or kWidePerThread for coarse tasks that run as chains.
+// kNarrowPerThread, or kWidePerThread for coarse tasks that run as chains
+// or do not wait for predecessors at all.
 // A wide window lets a creator make the tasks that still wait for a
 // predecessor well ahead, so that a chain (a block's kernels, iteration
 // after iteration) exists when its first task runs and goes on back to back

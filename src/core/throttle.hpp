@@ -48,7 +48,7 @@ inline constexpr uint32_t kProbeEvery = 64;
 // wide one only for coarse tasks (the grain estimate) that run as chains
 // (`chained` of the `finished` tasks of the interval were immediate
 // successors; `wide` is the window of the interval), when the interval is
-// a probe, or when few of them wait for predecessors (`waits` false).
+// a probe, or when none of them waited for a predecessor (`waits` false).
 constexpr uint32_t window_for(throttle_window mode, bool coarse,
                               uint64_t finished, uint64_t chained, bool wide,
                               bool probe, bool waits) {
