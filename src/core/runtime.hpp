@@ -6,6 +6,7 @@
 #include "base/fence.hpp"
 #include "engines/engine.hpp"
 #include "engines/worksharing_engine.hpp"
+#include "throttle.hpp"
 #include "worker.hpp"
 
 #include <weft/weft.h>
@@ -190,9 +191,7 @@ extern
     __attribute__((tls_model("initial-exec"))) thread_local worker *tl_worker;
 // Stack size of the threads weft starts (0: the system's default).
 extern std::size_t g_worker_stack_size;
-// WEFT_THROTTLE_WINDOW: auto (by the measured task grain), narrow or wide
-// (spawn.cpp, docs/architecture.md "Throttling").
-enum class throttle_window : int { automatic, narrow, wide };
+// WEFT_THROTTLE_WINDOW (core/throttle.hpp, spawn.cpp).
 extern throttle_window g_throttle_window;
 
 } // namespace weft

@@ -17,20 +17,20 @@
 namespace weft {
 
 namespace {
-// The throttle. A creator runs ready tasks itself before creating more when
-// it has made more ready tasks than kThrottlePerThread per thread (tasks in
-// its deque, the figure libgomp uses), or when the parent has more
-// unfinished children per thread than its window: kNarrowPerThread for fine
-// tasks, kWidePerThread for coarse ones. A wide window lets a creator make
-// the tasks that still wait for a predecessor well ahead, so that a chain
-// (a block's kernels, iteration after iteration) exists when its first
-// task runs and goes on back to back on that worker through immediate
-// successors while its data is in cache; for fine tasks it would only make
-// descriptors go cold, so they keep the narrow one. Both bound memory and
-// the dependence map.
-inline constexpr uint64_t kThrottlePerThread = 64;
-inline constexpr uint64_t kNarrowPerThread = 64;
-inline constexpr uint64_t kWidePerThread = 1024;
+// The throttle (core/throttle.hpp). A creator runs ready tasks itself before
+// creating more when it has made more ready tasks than kThrottlePerThread
+// per thread (tasks in its deque, the figure libgomp uses), or when the
+// parent has more unfinished children per thread than its window:
+// kNarrowPerThread, or kWidePerThread for coarse tasks that run as chains
+// or do not wait for predecessors at all.
+// A wide window lets a creator make the tasks that still wait for a
+// predecessor well ahead, so that a chain (a block's kernels, iteration
+// after iteration) exists when its first task runs and goes on back to back
+// on that worker through immediate successors while its data is in cache;
+// for fine tasks it would only make descriptors go cold, and where the
+// tasks do not run as chains (a stencil's tasks each wait for several of
+// the previous sweep) it only costs, so they keep the narrow one. Both
+// bound memory and the dependence map.
 inline constexpr uint64_t kThrottleCheckEvery = 16;
 
 // The grain clock: the TSC on x86-64 (one instruction), else nanoseconds.
@@ -72,9 +72,25 @@ inline void runtime::update_grain(worker &w) {
   // The time this worker took per task it finished since the last estimate
   // (spawning, waiting and idling included: an upper bound on the grain).
   uint64_t fin = w.counters().finished.load(std::memory_order_relaxed);
+  // The graph's shape: the share of the tasks every worker (the team, for
+  // one team) finished in the interval that ran as immediate successors
+  // (the creator itself may run few of them). Read once per interval.
+  uint64_t team_fin = 0, team_chained = 0;
+  auto team_counts = [&w, &team_fin, &team_chained] {
+    runtime &rt = w.rt();
+    for (int i = 0, n = rt.nthreads(); i < n; ++i)
+      if (worker *x = rt.workers_[i]) {
+        team_fin += x->counters().finished.load(std::memory_order_relaxed);
+        team_chained += x->counters().immediate.load(std::memory_order_relaxed);
+      }
+  };
   if (w.grain_ticks_ == 0) {
     w.grain_ticks_ = grain_clock();
     w.grain_finished_ = fin;
+    w.grain_waiting_ = w.spawned_waiting_;
+    team_counts();
+    w.team_finished_ = team_fin;
+    w.team_chained_ = team_chained;
     if (g_throttle_window == throttle_window::wide)
       w.window_ = static_cast<uint32_t>(kWidePerThread);
   } else if (fin - w.grain_finished_ >= kGrainTasks) {
@@ -83,9 +99,20 @@ inline void runtime::update_grain(worker &w) {
         now - w.grain_ticks_ > kCoarseTicks * (fin - w.grain_finished_);
     w.grain_ticks_ = now;
     w.grain_finished_ = fin;
-    bool wide = g_throttle_window == throttle_window::wide ||
-                (g_throttle_window == throttle_window::automatic && coarse);
-    w.window_ = static_cast<uint32_t>(wide ? kWidePerThread : kNarrowPerThread);
+    team_counts();
+    // A probe: coarse tasks under the narrow window, at the first such
+    // interval and then once in kProbeEvery.
+    bool wide = w.window_ > kNarrowPerThread;
+    bool probe = coarse && !wide && w.narrow_intervals_++ % kProbeEvery == 0;
+    // Whether the shape matters: some of this worker's children in the
+    // interval had to wait for a predecessor when submitted.
+    bool waits = w.spawned_waiting_ != w.grain_waiting_;
+    w.grain_waiting_ = w.spawned_waiting_;
+    w.window_ =
+        window_for(g_throttle_window, coarse, team_fin - w.team_finished_,
+                   team_chained - w.team_chained_, wide, probe, waits);
+    w.team_finished_ = team_fin;
+    w.team_chained_ = team_chained;
   }
   if (w.window_ > kNarrowPerThread)
     worker_counters::bump(w.counters().wide_checks);
@@ -193,6 +220,8 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
   }
   if (r == submit_result::ready)
     queue_ready(t);
+  else
+    w.spawned_waiting_ += r == submit_result::pending; // the throttle's
   trace_point::spawn_end(w, id, t0);
   if (r == submit_result::serialize) {
     serialize(w, parent, t);

@@ -579,8 +579,10 @@ __attribute__((always_inline)) inline task *worker::find_any() {
     immediate_ = nullptr;
     // A successor of a task that ran here while limit waited: a descendant
     // of limit, unless a detached task's completion released it.
-    if (!limit || may_start(t, limit))
+    if (!limit || may_start(t, limit)) {
+      worker_counters::bump(c_.immediate); // as run_chain counts it
       return t;
+    }
     put_aside(t);
   }
   if (team_->has_priority_tasks()) {

@@ -247,9 +247,17 @@ private:
   std::vector<backlog_entry> backlog_;
   // The grain of the tasks this worker runs, estimated at throttle checks
   // (runtime::update_grain): clock ticks and tasks finished at the start
-  // of the current interval, and the window the last estimate chose.
+  // of the current interval, the team's tasks finished and run as
+  // immediate successors then, and the window the last estimate chose.
   uint64_t grain_ticks_ = 0;
   uint64_t grain_finished_ = 0;
+  uint64_t team_finished_ = 0;
+  uint64_t team_chained_ = 0;
+  uint32_t narrow_intervals_ = 0; // coarse ones (probes: throttle.hpp)
+  // Children this worker submitted that waited for a predecessor (the
+  // engine answered pending), and their count at the interval's start.
+  uint64_t spawned_waiting_ = 0;
+  uint64_t grain_waiting_ = 0;
   uint32_t window_ = 64; // unfinished children per thread (spawn.cpp)
   // Parents one of whose backlog entries runs serialized on this stack:
   // their later entries stay in the backlog until it has finished (the

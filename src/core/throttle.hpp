@@ -1,0 +1,66 @@
+// The throttle's window (runtime::spawn_as, core/spawn.cpp): how many
+// unfinished children per thread a creator may have before it runs ready
+// tasks itself, chosen from the grain of the tasks and the shape of the
+// graph (docs/architecture.md, "Throttling and placement of ready tasks").
+#pragma once
+
+#include <cstdint>
+
+namespace weft {
+
+// WEFT_THROTTLE_WINDOW: auto (by the measured task grain and chains),
+// narrow or wide.
+enum class throttle_window : int { automatic, narrow, wide };
+
+// Ready tasks in a creator's deque per thread before it is throttled (the
+// figure libgomp uses), and the windows of unfinished children per thread.
+inline constexpr uint64_t kThrottlePerThread = 64;
+inline constexpr uint64_t kNarrowPerThread = 64;
+inline constexpr uint64_t kWidePerThread = 1024;
+
+// A graph made of chains: a share of the tasks the team finished since the
+// last estimate ran as immediate successors (the successor that its
+// predecessor's retirement made ready, next on the same worker). Under the
+// wide window independent chains (stream-deps: a block's kernels; h264dec's
+// rows) run 90% or more of their tasks so, and sparselu, kmeans, bitonic and
+// rot-cc a third to a half; a stencil whose tasks each wait for five of the
+// previous sweep (jacobi) about 10%, where the wide window only costs. A
+// worker keeps the wide window while at least one task in kStayShare
+// chained, and takes it from the narrow one when one in kWidenShare did
+// (the hysteresis keeps jacobi's noisier intervals from widening it).
+inline constexpr uint64_t kStayShare = 4;
+inline constexpr uint64_t kWidenShare = 2;
+
+// Chains only show under the wide window (a creator 64 tasks per thread
+// ahead may not reach the second task of any chain: stream-deps at one
+// thread chains under 10% of its tasks then), so a worker whose coarse
+// tasks do not chain under the narrow one tries the wide one for an
+// interval: at its first estimate and then once in kProbeEvery.
+inline constexpr uint32_t kProbeEvery = 64;
+
+// The shape only matters where tasks wait for predecessors: when none of
+// the children a creator submitted in the interval had to wait for one
+// (c-ray's rows, blackscholes' or stream-barr's blocks: no dependences),
+// coarse tasks keep the wide window, as the grain alone chose before,
+// whatever the chains (`waits` false).
+
+// The window for the next interval: the mode's when it is forced, else the
+// wide one only for coarse tasks (the grain estimate) that run as chains
+// (`chained` of the `finished` tasks of the interval were immediate
+// successors; `wide` is the window of the interval), when the interval is
+// a probe, or when none of them waited for a predecessor (`waits` false).
+constexpr uint32_t window_for(throttle_window mode, bool coarse,
+                              uint64_t finished, uint64_t chained, bool wide,
+                              bool probe, bool waits) {
+  if (mode == throttle_window::wide)
+    return static_cast<uint32_t>(kWidePerThread);
+  if (mode == throttle_window::narrow)
+    return static_cast<uint32_t>(kNarrowPerThread);
+  bool chains =
+      finished != 0 && chained * (wide ? kStayShare : kWidenShare) >= finished;
+  return static_cast<uint32_t>(coarse && (chains || (!wide && probe) || !waits)
+                                   ? kWidePerThread
+                                   : kNarrowPerThread);
+}
+
+} // namespace weft

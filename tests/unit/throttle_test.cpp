@@ -1,0 +1,99 @@
+// The throttle's window decision (core/throttle.hpp) as a function of its
+// signals: the task grain, the share of the team's tasks that ran as
+// immediate successors, the window of the interval and whether it is a
+// probe. The wide window is for coarse tasks that run as chains
+// (stream-deps: 90% chained under it); coarse tasks that do not (jacobi:
+// about 10%) and fine tasks keep the narrow one, unless their tasks do not
+// wait for predecessors (then the grain alone decides); WEFT_THROTTLE_WINDOW
+// forces either.
+#include "core/throttle.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+namespace weft {
+namespace {
+
+constexpr uint32_t kWide = static_cast<uint32_t>(kWidePerThread);
+constexpr uint32_t kNarrow = static_cast<uint32_t>(kNarrowPerThread);
+constexpr throttle_window kAuto = throttle_window::automatic;
+
+TEST(ThrottleWindow, WideWindowIsWider) { EXPECT_GT(kWide, kNarrow); }
+
+TEST(ThrottleWindow, CoarseChainsKeepTheWideWindow) {
+  // stream-deps (90%), h264dec (96%), sparselu and kmeans (about half),
+  // rot-cc (a third) under the wide window.
+  EXPECT_EQ(window_for(kAuto, true, 64, 58, true, false, true), kWide);
+  EXPECT_EQ(window_for(kAuto, true, 100, 50, true, false, true), kWide);
+  EXPECT_EQ(window_for(kAuto, true, 100, 32, true, false, true), kWide);
+}
+
+TEST(ThrottleWindow, CoarseTasksThatDoNotChainLoseTheWideWindow) {
+  // jacobi under the wide window: coarse (6-11 us per task), 10% chained.
+  EXPECT_EQ(window_for(kAuto, true, 100, 11, true, false, true), kNarrow);
+  EXPECT_EQ(window_for(kAuto, true, 64, 0, true, false, true), kNarrow);
+  // A probe does not extend a wide interval.
+  EXPECT_EQ(window_for(kAuto, true, 100, 11, true, true, true), kNarrow);
+}
+
+TEST(ThrottleWindow, TheSharesDecideAtTheirThresholds) {
+  const uint64_t stay = 64 * kStayShare, widen = 64 * kWidenShare;
+  EXPECT_EQ(window_for(kAuto, true, stay, 64, true, false, true), kWide);
+  EXPECT_EQ(window_for(kAuto, true, stay, 63, true, false, true), kNarrow);
+  EXPECT_EQ(window_for(kAuto, true, widen, 64, false, false, true), kWide);
+  EXPECT_EQ(window_for(kAuto, true, widen, 63, false, false, true), kNarrow);
+  // Widening asks for more than staying wide (hysteresis).
+  EXPECT_GT(kStayShare, kWidenShare);
+}
+
+TEST(ThrottleWindow, NarrowCoarseTasksWidenOnlyOnChainsOrAProbe) {
+  // jacobi's noisier narrow intervals (up to a third chained) stay narrow.
+  EXPECT_EQ(window_for(kAuto, true, 96, 32, false, false, true), kNarrow);
+  EXPECT_EQ(window_for(kAuto, true, 64, 0, false, false, true), kNarrow);
+  // A probe widens whatever the share (stream-deps at one thread chains
+  // under 10% of its tasks under the narrow window).
+  EXPECT_EQ(window_for(kAuto, true, 64, 0, false, true, true), kWide);
+  EXPECT_EQ(window_for(kAuto, true, 64, 40, false, false, true), kWide);
+}
+
+TEST(ThrottleWindow, WithoutWaitingTasksTheGrainAloneDecides) {
+  // c-ray, blackscholes, stream-barr: no dependences, no chains; coarse
+  // tasks keep the wide window, fine ones the narrow one.
+  for (bool wide : {false, true})
+    for (bool probe : {false, true}) {
+      EXPECT_EQ(window_for(kAuto, true, 64, 0, wide, probe, false), kWide);
+      EXPECT_EQ(window_for(kAuto, false, 64, 0, wide, probe, false), kNarrow);
+    }
+}
+
+TEST(ThrottleWindow, NoTaskFinishedIsNoChain) {
+  EXPECT_EQ(window_for(kAuto, true, 0, 0, true, false, true), kNarrow);
+  EXPECT_EQ(window_for(kAuto, true, 0, 0, false, false, true), kNarrow);
+}
+
+TEST(ThrottleWindow, FineTasksKeepTheNarrowWindowEvenAsChains) {
+  for (bool wide : {false, true})
+    for (bool probe : {false, true}) {
+      EXPECT_EQ(window_for(kAuto, false, 64, 64, wide, probe, true), kNarrow);
+      EXPECT_EQ(window_for(kAuto, false, 64, 0, wide, probe, true), kNarrow);
+    }
+}
+
+TEST(ThrottleWindow, TheSettingOverridesEverySignal) {
+  for (bool coarse : {false, true})
+    for (uint64_t chained : {uint64_t{0}, uint64_t{64}})
+      for (bool wide : {false, true})
+        for (bool probe : {false, true})
+          for (bool waits : {false, true}) {
+            EXPECT_EQ(window_for(throttle_window::wide, coarse, 64, chained,
+                                 wide, probe, waits),
+                      kWide);
+            EXPECT_EQ(window_for(throttle_window::narrow, coarse, 64, chained,
+                                 wide, probe, waits),
+                      kNarrow);
+          }
+}
+
+} // namespace
+} // namespace weft
