@@ -87,7 +87,7 @@ inline void runtime::update_grain(worker &w) {
   if (w.grain_ticks_ == 0) {
     w.grain_ticks_ = grain_clock();
     w.grain_finished_ = fin;
-    w.grain_waiting_ = w.spawned_waiting_;
+    w.grain_ordered_ = w.spawned_ordered_;
     team_counts();
     w.team_finished_ = team_fin;
     w.team_chained_ = team_chained;
@@ -106,11 +106,11 @@ inline void runtime::update_grain(worker &w) {
     bool probe = coarse && !wide && w.narrow_intervals_++ % kProbeEvery == 0;
     // Whether the shape matters: some of this worker's children in the
     // interval had to wait for a predecessor when submitted.
-    bool waits = w.spawned_waiting_ != w.grain_waiting_;
-    w.grain_waiting_ = w.spawned_waiting_;
+    bool ordered = w.spawned_ordered_ != w.grain_ordered_;
+    w.grain_ordered_ = w.spawned_ordered_;
     w.window_ =
         window_for(g_throttle_window, coarse, team_fin - w.team_finished_,
-                   team_chained - w.team_chained_, wide, probe, waits);
+                   team_chained - w.team_chained_, wide, probe, ordered);
     w.team_finished_ = team_fin;
     w.team_chained_ = team_chained;
   }
@@ -218,10 +218,9 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
       return WEFT_OK;
     }
   }
+  w.spawned_ordered_ += ndeps != 0; // the throttle's shape test
   if (r == submit_result::ready)
     queue_ready(t);
-  else
-    w.spawned_waiting_ += r == submit_result::pending; // the throttle's
   trace_point::spawn_end(w, id, t0);
   if (r == submit_result::serialize) {
     serialize(w, parent, t);

@@ -38,29 +38,30 @@ inline constexpr uint64_t kWidenShare = 2;
 // interval: at its first estimate and then once in kProbeEvery.
 inline constexpr uint32_t kProbeEvery = 64;
 
-// The shape only matters where tasks wait for predecessors: when none of
-// the children a creator submitted in the interval had to wait for one
-// (c-ray's rows, blackscholes' or stream-barr's blocks: no dependences),
-// coarse tasks keep the wide window, as the grain alone chose before,
-// whatever the chains (`waits` false).
-
+// The shape only matters where tasks are ordered: when none of the
+// children a creator submitted in the interval named a dependence (c-ray's
+// rows, blackscholes' or stream-barr's blocks), coarse tasks keep the wide
+// window, as the grain alone chose before, whatever the chains (`ordered`
+// false). Whether a child had to wait for a predecessor is no test: on an
+// idle machine jacobi's workers keep up with its creator, none of its
+// children waits, and a test on waiting widened 38% of its intervals.
 // The window for the next interval: the mode's when it is forced, else the
 // wide one only for coarse tasks (the grain estimate) that run as chains
 // (`chained` of the `finished` tasks of the interval were immediate
 // successors; `wide` is the window of the interval), when the interval is
-// a probe, or when none of them waited for a predecessor (`waits` false).
+// a probe, or when none of them named a dependence (`ordered` false).
 constexpr uint32_t window_for(throttle_window mode, bool coarse,
                               uint64_t finished, uint64_t chained, bool wide,
-                              bool probe, bool waits) {
+                              bool probe, bool ordered) {
   if (mode == throttle_window::wide)
     return static_cast<uint32_t>(kWidePerThread);
   if (mode == throttle_window::narrow)
     return static_cast<uint32_t>(kNarrowPerThread);
   bool chains =
       finished != 0 && chained * (wide ? kStayShare : kWidenShare) >= finished;
-  return static_cast<uint32_t>(coarse && (chains || (!wide && probe) || !waits)
-                                   ? kWidePerThread
-                                   : kNarrowPerThread);
+  return static_cast<uint32_t>(
+      coarse && (chains || (!wide && probe) || !ordered) ? kWidePerThread
+                                                         : kNarrowPerThread);
 }
 
 } // namespace weft

@@ -254,10 +254,10 @@ private:
   uint64_t team_finished_ = 0;
   uint64_t team_chained_ = 0;
   uint32_t narrow_intervals_ = 0; // coarse ones (probes: throttle.hpp)
-  // Children this worker submitted that waited for a predecessor (the
-  // engine answered pending), and their count at the interval's start.
-  uint64_t spawned_waiting_ = 0;
-  uint64_t grain_waiting_ = 0;
+  // Children this worker submitted that named dependences, and their count
+  // at the interval's start.
+  uint64_t spawned_ordered_ = 0;
+  uint64_t grain_ordered_ = 0;
   uint32_t window_ = 64; // unfinished children per thread (spawn.cpp)
   // Parents one of whose backlog entries runs serialized on this stack:
   // their later entries stay in the backlog until it has finished (the

@@ -57,7 +57,7 @@ TEST(ThrottleWindow, NarrowCoarseTasksWidenOnlyOnChainsOrAProbe) {
   EXPECT_EQ(window_for(kAuto, true, 64, 40, false, false, true), kWide);
 }
 
-TEST(ThrottleWindow, WithoutWaitingTasksTheGrainAloneDecides) {
+TEST(ThrottleWindow, WithoutOrderedTasksTheGrainAloneDecides) {
   // c-ray, blackscholes, stream-barr: no dependences, no chains; coarse
   // tasks keep the wide window, fine ones the narrow one.
   for (bool wide : {false, true})
@@ -85,12 +85,12 @@ TEST(ThrottleWindow, TheSettingOverridesEverySignal) {
     for (uint64_t chained : {uint64_t{0}, uint64_t{64}})
       for (bool wide : {false, true})
         for (bool probe : {false, true})
-          for (bool waits : {false, true}) {
+          for (bool ordered : {false, true}) {
             EXPECT_EQ(window_for(throttle_window::wide, coarse, 64, chained,
-                                 wide, probe, waits),
+                                 wide, probe, ordered),
                       kWide);
             EXPECT_EQ(window_for(throttle_window::narrow, coarse, 64, chained,
-                                 wide, probe, waits),
+                                 wide, probe, ordered),
                       kNarrow);
           }
 }
