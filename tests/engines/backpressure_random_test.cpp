@@ -28,6 +28,8 @@
 
 #include <gtest/gtest.h>
 
+#include "gate.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -502,28 +504,9 @@ TEST(BackpressureRandom, NexusRtlSmall) {
 
 // ---- directed tests ------------------------------------------------------
 
-constexpr auto kPatience = std::chrono::seconds(10);
-
-// A child that holds its engine entry until released (or gives up after
-// kPatience: nobody went on to release it).
-struct gate {
-  std::atomic<bool> started{false};
-  std::atomic<bool> release{false};
-  std::atomic<bool> timed_out{false};
-};
-
-void hold(void *p) {
-  auto *g = static_cast<gate *>(p);
-  g->started = true;
-  auto until = std::chrono::steady_clock::now() + kPatience;
-  while (!g->release.load()) {
-    if (std::chrono::steady_clock::now() > until) {
-      g->timed_out = true;
-      return;
-    }
-    std::this_thread::yield();
-  }
-}
+using weft_test::gate;
+using weft_test::hold;
+using weft_test::kPatience;
 
 // Spawns hold(g) on x and waits until another worker runs it.
 bool spawn_gate(gate &g, const weft_dep *deps, int ndeps) {

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "gate.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -68,28 +70,9 @@ struct runtime_scope {
   }
 };
 
-constexpr auto kPatience = std::chrono::seconds(10);
-
-// A child that holds its engine entry until the creator releases it (or
-// gives up after kPatience: the creator never went on).
-struct gate {
-  std::atomic<bool> started{false};
-  std::atomic<bool> release{false};
-  std::atomic<bool> timed_out{false};
-};
-
-void hold(void *p) {
-  auto *g = static_cast<gate *>(p);
-  g->started = true;
-  auto until = std::chrono::steady_clock::now() + kPatience;
-  while (!g->release.load()) {
-    if (std::chrono::steady_clock::now() > until) {
-      g->timed_out = true;
-      return;
-    }
-    std::this_thread::yield();
-  }
-}
+using weft_test::gate;
+using weft_test::hold;
+using weft_test::kPatience;
 
 // Spawns hold(g) with deps and waits until another worker runs it (this
 // thread runs no task meanwhile, so it cannot take the gate itself).
