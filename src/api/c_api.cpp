@@ -104,6 +104,10 @@ int check_deps_list(const char *call, const weft_dep *deps, int ndeps) {
 // up to this size (larger ones take the descriptor's path).
 constexpr std::size_t kInPlaceCopy = 256;
 
+// weft_spawn_args runs a throttled task in place with up to this many
+// arguments (copied on the stack).
+constexpr int kInPlaceArgs = 32;
+
 // weft_spawn_args run in place: fn and the copy of its arguments.
 struct args_call {
   weft_args_fn fn;
@@ -301,10 +305,10 @@ int weft_spawn_args(weft_args_fn fn, int nargs, void *const *args,
                        i, i);
     deps[ndeps++] = {args[i], static_cast<weft_dep_mode>(m)};
   }
-  if (nargs <= 32 && w->rt().run_now_instead(*w, deps, ndeps)) {
+  if (nargs <= kInPlaceArgs && w->rt().run_now_instead(*w, deps, ndeps)) {
     // In place, before any descriptor (as weft_spawn): fn gets a copy of
     // args, as it would in a task.
-    void *copy[32];
+    void *copy[kInPlaceArgs];
     if (nargs)
       std::memcpy(copy, args, sizeof(void *) * static_cast<std::size_t>(nargs));
     args_call c{fn, copy};

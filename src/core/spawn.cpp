@@ -22,7 +22,7 @@ namespace {
 // per thread (tasks in its deque, the figure libgomp uses), or when the
 // parent has more unfinished children per thread than its window:
 // kNarrowPerThread, or kWidePerThread for coarse tasks that run as chains
-// or do not wait for predecessors at all.
+// or name no dependences at all.
 // A wide window lets a creator make the tasks that still wait for a
 // predecessor well ahead, so that a chain (a block's kernels, iteration
 // after iteration) exists when its first task runs and goes on back to back
@@ -105,7 +105,7 @@ inline void runtime::update_grain(worker &w) {
     bool wide = w.window_ > kNarrowPerThread;
     bool probe = coarse && !wide && w.narrow_intervals_++ % kProbeEvery == 0;
     // Whether the shape matters: some of this worker's children in the
-    // interval had to wait for a predecessor when submitted.
+    // interval named a dependence.
     bool ordered = w.spawned_ordered_ != w.grain_ordered_;
     w.grain_ordered_ = w.spawned_ordered_;
     w.window_ =
