@@ -357,22 +357,37 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
   task *parent = w.current();
   if (w.throttled_ != parent || !w.backlog_.empty())
     return false;
+  // Counted as spawned and run: the caller runs it at once.
+  auto in_place = [&w] {
+    worker_counters::bump(w.counters().spawned);
+    worker_counters::bump(w.counters().finished);
+    worker_counters::bump(w.counters().undeferred);
+    return true;
+  };
+  // A task with no dependences between two checks returns here, before
+  // anything that needs a frame.
+  const bool check = ++w.inline_checks_ % kThrottleCheckEvery == 0;
+  if (__builtin_expect(!check && ndeps == 0 && w.ready_without_deps_ > 0, 1))
+    return in_place();
   // The grain is estimated at the spawns' checks only (they see every
   // task this worker finished, these included).
-  if (++w.inline_checks_ % kThrottleCheckEvery == 0 &&
-      !over_throttle(w, parent, 1)) {
+  if (check && !over_throttle(w, parent, 1)) {
     w.throttled_ = nullptr;
     return false;
   }
-  // Through w: `this` need not survive the check's call (one register
-  // fewer to save on every call).
-  if (!w.rt().engine().ready_now(w, parent, deps, ndeps))
+  if (ndeps == 0) {
+    // The engine's answer without dependences is the same for every task
+    // (engine.hpp): asked once.
+    if (w.ready_without_deps_ < 0)
+      w.ready_without_deps_ = w.rt().engine().ready_now(w, parent, nullptr, 0);
+    if (!w.ready_without_deps_)
+      return false;
+  } else if (!w.rt().engine().ready_now(w, parent, deps, ndeps)) {
+    // Through w: `this` need not survive the check's call (one register
+    // fewer to save on every call).
     return false;
-  // Counted as spawned and run: the caller runs it at once.
-  worker_counters::bump(w.counters().spawned);
-  worker_counters::bump(w.counters().finished);
-  worker_counters::bump(w.counters().undeferred);
-  return true;
+  }
+  return in_place();
 }
 
 void runtime::engine_ready(task *t) {

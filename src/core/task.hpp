@@ -31,7 +31,7 @@ enum task_flag : uint16_t {
   TASK_DETACH = 1u << 7,        // completes when its body ended and
                                 // task_fulfill was called (OpenMP detach)
   TASK_COMPLETE_ONLY = 1u << 8, // a detached task queued for completion
-  TASK_INLINE = 1u << 9,        // worker::run_inline's, on its stack
+  TASK_INLINE = 1u << 9,        // run in place (worker::run_inline)
   TASK_BIN = 1u << 10,          // the descriptor is a work-sharing engine's
                                 // memory bin (HWSE), not a pool block
   TASK_THROTTLED = 1u << 11,    // run in place by the runtime's throttling,

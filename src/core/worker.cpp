@@ -285,6 +285,99 @@ __attribute__((always_inline)) inline void worker::run_body(task *t) {
 }
 
 void worker::run_inline(weft_task_fn fn, void *arg, uint16_t flags) {
+  const uint32_t depth = inline_depth_;
+  if (__builtin_expect(depth >= kInlineDepth, 0)) {
+    run_inline_on_stack(fn, arg, flags);
+    return;
+  }
+  task *t = inline_tasks_[depth];
+  if (__builtin_expect(t == nullptr, 0))
+    t = new_inline_task(depth);
+  task *parent = current_;
+  // What differs from the last task at this depth; the rest is as
+  // new_inline_task (or end_inline) left it.
+  t->fn = fn;
+  t->arg = arg;
+  t->parent = parent;
+  t->group = parent->cur_group ? parent->cur_group : parent->group;
+  t->flags = static_cast<uint16_t>(flags | TASK_INLINE);
+  bool traced = trace_point::inline_begin(*this, *t, parent, flags);
+  inline_depth_ = depth + 1;
+  void *prev_data = task_data_;
+  int64_t prev_mark = mark_;
+  task *prev_tied = tied_;
+  current_ = t;
+  task_data_ = nullptr;
+  mark_ = slot_->deque.next_index();
+  tied_ = t;
+  try {
+    fn(arg);
+  } catch (...) {
+    record_exception(t, std::current_exception());
+  }
+  if (__builtin_expect(task_data_ != nullptr, 0))
+    end_task_data();
+  task_data_ = prev_data;
+  // One test for all the body may have left: with no child created (or
+  // every one waited for), no other thread writes t->exc any more.
+  if (__builtin_expect((t->created | reinterpret_cast<uintptr_t>(t->domain) |
+                        reinterpret_cast<uintptr_t>(t->cur_group) |
+                        reinterpret_cast<uintptr_t>(
+                            t->exc.load(std::memory_order_relaxed))) != 0,
+                       0))
+    end_inline(*t);
+  current_ = parent;
+  mark_ = prev_mark;
+  tied_ = prev_tied;
+  inline_depth_ = depth;
+  trace_point::inline_end(*this, *t, traced);
+}
+
+task *worker::new_inline_task(uint32_t d) {
+  task *t = static_cast<task *>(pool_.alloc());
+  init_task(t, nullptr, nullptr);
+  t->succ_inline[0] = t->succ_inline[1] = nullptr;
+  t->home = nullptr;
+  new (&t->detach_parts) std::atomic<int32_t>(0);
+  t->trace_id = 0;
+  inline_tasks_[d] = t;
+  return t;
+}
+
+__attribute__((noinline)) void worker::end_inline(task &t) {
+  if (t.cur_group)
+    fatal("a task returned with an open taskgroup");
+  if (t.created != 0) {
+    // Children point at this descriptor: they must finish first.
+    auto done = [&t] {
+      return finished_children(t.children.load(std::memory_order_acquire)) ==
+             t.created;
+    };
+    if (!done()) {
+      t.children.fetch_or(kChildWaiting | (uint64_t(id_) << kChildWaiterShift),
+                          std::memory_order_seq_cst);
+      wait_until(done);
+    }
+    // Every count has been added (done): nobody touches the word again.
+    t.children.store(kChildBias, std::memory_order_relaxed);
+    t.created = 0;
+    // The next task at this depth is judged afresh by the throttle (as
+    // after a taskwait).
+    if (throttled_ == &t)
+      throttled_ = nullptr;
+  }
+  if (t.domain) {
+    rt_.engine().task_end(*this, &t);
+    t.domain = nullptr; // engines clear it; a reused descriptor must be
+  }
+  if (std::exception_ptr *e = t.exc.exchange(nullptr)) {
+    record_exception(&t, *e);
+    delete e;
+  }
+}
+
+__attribute__((noinline)) void
+worker::run_inline_on_stack(weft_task_fn fn, void *arg, uint16_t flags) {
   task *parent = current_;
   alignas(64) task t;
   init_task(&t, fn, arg);

@@ -129,9 +129,13 @@ public:
 
   // Runs t, then the chain of immediate successors it leaves behind.
   void run_chain(task *t);
-  // Runs fn(arg) here and now as a task of its own, with a descriptor on
-  // this stack (no pool block, no engine): OpenMP's undeferred and included
-  // tasks. Its children, if any, have finished when it returns.
+  // Runs fn(arg) here and now as a task of its own, never submitted to the
+  // engine: OpenMP's undeferred and included tasks, and tasks the throttle
+  // runs in place. Its descriptor is this worker's for the nesting depth
+  // (inline_tasks_), kept initialised between uses, so a task that only
+  // runs costs a few stores; what its body dirtied (children, a dependence
+  // domain, a child's exception) is settled at its end (end_inline). Its
+  // children, if any, have finished when it returns.
   void run_inline(weft_task_fn fn, void *arg, uint16_t flags);
   // Runs a task that was never submitted to the engine (undeferred).
   void run_undeferred(task *t) {
@@ -206,6 +210,14 @@ private:
   void execute(task *t);
   void run_body(task *t);
   void run_inline_task(task &t);
+  // run_inline beyond kInlineDepth nested levels: a descriptor on this stack.
+  void run_inline_on_stack(weft_task_fn fn, void *arg, uint16_t flags);
+  // The descriptor for in-place tasks at nesting depth d, made on first use.
+  task *new_inline_task(uint32_t d);
+  // The end of an in-place task whose body left something to settle: an
+  // open taskgroup (fatal), children to wait for, a dependence domain, an
+  // exception of a child. Leaves t as new_inline_task made it.
+  void end_inline(task &t);
   void finish(task *t);
   void complete(task *t); // retirement and counts (after a detach event)
   void end_task_data();
@@ -264,6 +276,15 @@ private:
   // engine never saw it, so it would order nothing after it).
   std::vector<task *> backlog_held_;
   uint32_t inline_checks_ = 0; // run_inline calls since the last recheck
+  // The engine's ready_now for a task with no dependences (the same for
+  // every task: engine.hpp), asked once; -1 until then.
+  int8_t ready_without_deps_ = -1;
+  // Descriptors of the in-place tasks running on this thread, one per
+  // nesting depth (run_inline): pool blocks kept initialised; deeper
+  // levels use one on the stack.
+  static constexpr uint32_t kInlineDepth = 32;
+  uint32_t inline_depth_ = 0;
+  task *inline_tasks_[kInlineDepth] = {};
   uint64_t rng_;
   team *team_ = nullptr;
   team_slot *slot_ = nullptr;

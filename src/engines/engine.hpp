@@ -106,7 +106,9 @@ public:
   // answers yes it may run the task at once in the creating thread without
   // submitting it (undeferred, as libgomp does when too many tasks are
   // queued): it has finished before any later sibling is submitted. Engines
-  // that must see every task (the hardware models) keep the default.
+  // that must see every task (the hardware models) keep the default. The
+  // answer for ndeps == 0 must not depend on the parent or the moment: the
+  // core asks it once per worker (runtime::run_now_instead).
   virtual bool ready_now(worker &, task * /*parent*/, const weft_dep *,
                          int /*ndeps*/) {
     return false;

@@ -524,4 +524,200 @@ TEST(Throttle, ReadyTasksStopTheCreatorAt64PerThread) {
   EXPECT_LE(most, kReadyPerThread * threads + threads + 16);
 }
 
+// ---- in-place tasks mixed with deferred ones -------------------------------
+// A random tree of tasks, the same for a seed, run by weft and by plain
+// recursion (the serial meaning): bursts of children put the creator over
+// the throttle, so that later children run in place (worker::run_inline,
+// on the worker's reused descriptor for the depth) among deferred ones, and
+// in-place tasks spawn, wait, open taskgroups and throw in turn. Compared:
+// the tasks run, the sum of their ids, the order of each parent's chain of
+// inout children (a fold that order changes) and the exceptions each wait
+// caught.
+namespace inplace {
+
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+struct thrown {
+  uint64_t id;
+};
+
+struct totals {
+  std::atomic<long> ran{0}, caught{0};
+  std::atomic<uint64_t> sum{0}, chains{0};
+};
+
+constexpr int kMaxDepth = 4;
+
+// How a task spawns, waits and throws. The serial meaning runs each child
+// at its spawn and keeps its exception where weft sends it: to the
+// innermost taskgroup the child counts in (one its creator opened, else
+// the creator's own), else to its creator's next taskwait.
+struct serial_exec {
+  bool task_scope = false;
+  bool *group = nullptr; // the innermost taskgroup children count in
+  serial_exec child() const { return serial_exec{false, group}; }
+  template <class F> void spawn(uint64_t *, F f) {
+    try {
+      f();
+    } catch (const thrown &) {
+      *(group ? group : &task_scope) = true;
+    }
+  }
+  bool wait() {
+    bool t = task_scope;
+    task_scope = false;
+    return t;
+  }
+  template <class F> bool group_of(F f) {
+    bool flag = false;
+    bool *outer = group;
+    group = &flag;
+    f();
+    group = outer;
+    return flag;
+  }
+};
+
+struct weft_exec {
+  weft_exec child() const { return {}; }
+  template <class F> void spawn(uint64_t *cell, F f) {
+    if (cell)
+      weft::spawn(weft::inout(*cell), f);
+    else
+      weft::spawn(f);
+  }
+  bool wait() {
+    try {
+      weft::taskwait();
+    } catch (const thrown &) {
+      return true;
+    }
+    return false;
+  }
+  template <class F> bool group_of(F f) {
+    try {
+      weft::taskgroup(f);
+    } catch (const thrown &) {
+      return true;
+    }
+    return false;
+  }
+};
+
+template <class Exec>
+void run_tree(Exec &x, uint64_t id, int depth, totals &t) {
+  const uint64_t h = mix(id);
+  t.ran.fetch_add(1, std::memory_order_relaxed);
+  t.sum.fetch_add(id, std::memory_order_relaxed);
+  int kids = 0;
+  if (depth < kMaxDepth)
+    kids = (depth <= 1 && h % 5 == 0) ? 90 + static_cast<int>(h >> 8) % 60
+                                      : static_cast<int>(h >> 16) % 4;
+  uint64_t cell = id; // the chain of this task's inout children
+  auto child = [&](int k) {
+    const uint64_t c = mix(id ^ (uint64_t(k + 1) << 40));
+    const bool ordered = (c >> 3) % 2 == 0;
+    x.spawn(ordered ? &cell : nullptr, [&x, &t, &cell, c, depth, ordered] {
+      if (ordered)
+        cell = cell * 31 + (c & 0xffff);
+      Exec inner = x.child();
+      run_tree(inner, c, depth + 1, t);
+      if ((c >> 9) % 16 == 0)
+        throw thrown{c};
+    });
+  };
+  const int mid = kids / 2;
+  for (int k = 0; k < mid; ++k)
+    child(k);
+  if ((h >> 24) % 4 == 0 && x.wait())
+    t.caught.fetch_add(1, std::memory_order_relaxed);
+  if ((h >> 28) % 4 == 0) {
+    if (x.group_of([&] {
+          for (int k = mid; k < kids; ++k)
+            child(k);
+        }))
+      t.caught.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    for (int k = mid; k < kids; ++k)
+      child(k);
+  }
+  if (x.wait())
+    t.caught.fetch_add(1, std::memory_order_relaxed);
+  t.chains.fetch_add(mix(cell), std::memory_order_relaxed);
+}
+
+} // namespace inplace
+
+TEST(Throttle, InPlaceAndDeferredTasksMixedAtRandom) {
+  weft_stats before;
+  ASSERT_EQ(weft_stats_get(&before), WEFT_OK);
+  const long seeds = wt::scaled(12, 3);
+  for (long s = 0; s < seeds; ++s) {
+    const uint64_t root = inplace::mix(0x5eed0000u + static_cast<uint64_t>(s));
+    inplace::totals want, got;
+    inplace::serial_exec serial;
+    inplace::run_tree(serial, root, 0, want);
+    inplace::weft_exec exec;
+    inplace::run_tree(exec, root, 0, got);
+    ASSERT_EQ(got.ran.load(), want.ran.load()) << "seed " << s;
+    EXPECT_EQ(got.sum.load(), want.sum.load()) << "seed " << s;
+    EXPECT_EQ(got.chains.load(), want.chains.load())
+        << "seed " << s << ": a chain of inout siblings ran out of order";
+    EXPECT_EQ(got.caught.load(), want.caught.load())
+        << "seed " << s << ": an exception was lost or caught by another wait";
+  }
+  weft_stats after;
+  ASSERT_EQ(weft_stats_get(&after), WEFT_OK);
+  // One thread: every burst puts the creator over the throttle.
+  if (weft_num_threads() == 1 && std::strcmp(wt::engine_name(), "sw") == 0) {
+    EXPECT_GT(after.tasks_undeferred, before.tasks_undeferred + 100);
+  }
+}
+
+// In-place tasks nested deeper than the worker keeps descriptors for
+// (32 levels; deeper ones use the stack): each level puts its creator over
+// the throttle with tiny children, then spawns the next level, which runs
+// in place at one thread. Levels nest on one stack, wait for their own
+// children only, and an exception thrown 40 levels down reaches the
+// taskwait of the level above it.
+TEST(Throttle, InPlaceTasksNestDeeperThanTheKeptDescriptors) {
+  constexpr int kLevels = 48, kTiny = 80;
+  static std::atomic<int> running, deepest, tiny, caught;
+  running = deepest = tiny = caught = 0;
+  struct level {
+    static void run(int n) {
+      int now = running.fetch_add(1) + 1;
+      for (int d = deepest.load();
+           now > d && !deepest.compare_exchange_weak(d, now);) {
+      }
+      for (int i = 0; i < kTiny; ++i)
+        weft::spawn([] { tiny.fetch_add(1); });
+      if (n + 1 < kLevels)
+        weft::spawn([n] { run(n + 1); });
+      try {
+        weft::taskwait();
+      } catch (int thrown_at) {
+        if (thrown_at == n + 1)
+          caught.fetch_add(1);
+      }
+      running.fetch_sub(1);
+      if (n == 40)
+        throw 40;
+    }
+  };
+  weft::spawn([] { level::run(0); });
+  WT_TASKWAIT();
+  EXPECT_EQ(tiny.load(), kLevels * kTiny);
+  EXPECT_EQ(caught.load(), 1);
+  EXPECT_EQ(running.load(), 0);
+  if (weft_num_threads() == 1 && std::strcmp(wt::engine_name(), "sw") == 0) {
+    EXPECT_EQ(deepest.load(), kLevels) << "the levels did not run in place";
+  }
+}
+
 } // namespace
