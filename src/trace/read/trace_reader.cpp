@@ -125,6 +125,25 @@ std::string thread_decoder::add(const record &r, std::vector<record> &out) {
     e.time = next_ns(r.time + r.count);
     out.push_back(e);
     return {};
+  case kind::task_inline:
+    if (r.sub & 0x70)
+      return "task_inline record with unknown sub bits " +
+             std::to_string(int(r.sub));
+    e.type = kind::task_create;
+    e.sub = r.sub & 0x0f;
+    e.count = 0;
+    e.time = next_ns(r.time);
+    out.push_back(e);
+    e.type = kind::task_begin;
+    e.sub = 0;
+    e.arg = 0;
+    out.push_back(e);
+    if (r.sub & kInlineEnded) {
+      e.type = kind::task_end;
+      e.time = next_ns(r.time + r.count);
+      out.push_back(e);
+    }
+    return {};
   case kind::task_run:
     overhead(out, overhead_kind::schedule, r.task, r.arg, r.time);
     e.type = kind::task_begin;
@@ -270,6 +289,8 @@ const char *name(kind k) {
     return "deps";
   case kind::task_exec:
     return "task_exec";
+  case kind::task_inline:
+    return "task_inline";
   }
   return "unknown";
 }

@@ -10,10 +10,11 @@
 // the next schedule segment of its thread starts at the task's end) and,
 // when nothing else is written between its events, two records: a
 // task_spawn (task_spawn_dep with a single dependence inside) and a
-// task_exec (the schedule segment, start and end). The second hook of each
-// pair turns the record the first one wrote into the merged kind when
-// nothing was written between them, and writes a record of its own
-// otherwise.
+// task_exec (the schedule segment, start and end). A task run in place by
+// its creator takes two (its start, which is its creation, and its end) and
+// one task_inline record. The second hook of each pair turns the record the
+// first one wrote into the merged kind when nothing was written between
+// them, and writes a record of its own otherwise.
 #pragma once
 
 #include "trace/trace_format.hpp"
@@ -224,6 +225,26 @@ inline uint32_t created(thread_log &l, uint32_t parent_id, const weft_dep *deps,
   put_deps(l, r + 1, id, at, deps, ndeps);
   l.created_at = static_cast<std::size_t>(r - l.buf);
   return id;
+}
+// A task run in place by its creator, created and started at `at`: one
+// task_inline record; returns its fresh id.
+inline uint32_t inline_begun(thread_log &l, uint32_t parent_id, uint8_t flags,
+                             uint64_t at) {
+  uint32_t id = l.fresh_id();
+  l.put(kind::task_inline, flags, 0, at, id, parent_id);
+  return id;
+}
+// The task run in place ended at `at`: inside its task_inline if that is the
+// last record written and the body is under 2^32 ticks; else a task_end.
+inline void inline_ended(thread_log &l, uint32_t id, uint64_t at) {
+  record *r = l.pos - 1;
+  if (l.pos != l.buf && r->type == kind::task_inline && r->task == id &&
+      !(r->sub & kInlineEnded) && at >= r->time && at - r->time <= UINT32_MAX) {
+    r->sub = static_cast<uint8_t>(r->sub | kInlineEnded);
+    r->count = static_cast<uint32_t>(at - r->time);
+  } else {
+    l.put(kind::task_end, 0, 0, at, id, 0);
+  }
 }
 // A new implicit task (parent: the encountering task's id, 0 for a thread's
 // first team): task_create and task_begin.
