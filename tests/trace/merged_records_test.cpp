@@ -23,6 +23,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -138,6 +139,23 @@ struct two_traces {
     plain[th].push_back(rec(kind::task_begin, th, at, id));
     if (end)
       plain[th].push_back(rec(kind::task_end, th, *end, id));
+  }
+  // Version 8: tasks a and b run back to back on th, a found at `from`,
+  // begun at `at`, ended at `end`, b found from there, begun at `at2` and
+  // ended at `end2`: one task_exec2.
+  void exec2(uint16_t th, uint64_t from, uint64_t at, uint64_t end,
+             uint64_t at2, uint64_t end2, uint64_t a, uint64_t b) {
+    merged[th].push_back(rec(
+        kind::task_exec2, th, tk(at), a | b << 32,
+        trace::exec2_arg((at - from) * 4, (at2 - end) * 4, (end2 - at2) * 4),
+        uint32_t((end - at) * 4)));
+    for (auto [f, s, e, id] :
+         {std::tuple{from, at, end, a}, std::tuple{end, at2, end2, b}}) {
+      plain[th].push_back(rec(kind::overhead, th, f, id, s - f, 0,
+                              uint8_t(overhead_kind::schedule)));
+      plain[th].push_back(rec(kind::task_begin, th, s, id));
+      plain[th].push_back(rec(kind::task_end, th, e, id));
+    }
   }
   // A record of a kind that is not merged.
   void both(trace::record r) {
@@ -258,8 +276,21 @@ two_traces sample8() {
   e.inline8(0, 38, 15, 1, trace::flag_undeferred, std::nullopt);
   e.both(rec(kind::counter, 0, 39, 0, 5, 0, uint8_t(trace::counter_id::ready)));
   e.both(rec(kind::task_end, 0, 39, 15));
+  e.spawn7(0, 39, 40, 16, 1, {});
+  e.spawn7(0, 40, 40, 17, 1, {});
   m.insert(at_wait(m), e.merged[0].begin(), e.merged[0].end());
   p.insert(at_wait(p), e.plain[0].begin(), e.plain[0].end());
+  // g (16) and h (17) on thread 1 after d, back to back: one task_exec2.
+  auto after_d = [](std::vector<trace::record> &v) {
+    return std::find_if(v.begin(), v.end(), [](const trace::record &r) {
+      return r.type == kind::task_end && r.task == 2;
+    });
+  };
+  two_traces g;
+  g.exec2(1, 99, 100, 102, 103, 105, 16, 17);
+  t.merged[1].insert(after_d(t.merged[1]), g.merged[1].begin(),
+                     g.merged[1].end());
+  t.plain[1].insert(after_d(t.plain[1]), g.plain[1].begin(), g.plain[1].end());
   return t;
 }
 
@@ -363,7 +394,8 @@ TEST(MergedRecords, Version7KindsReadAsTheirEvents) {
 }
 
 // Version 8's task_inline: e's creation, start and end come back from one
-// record, f's creation and start from one and its end from a task_end.
+// record, f's creation and start from one and its end from a task_end;
+// task_exec2: g's and h's schedule segments, starts and ends from one.
 TEST(MergedRecords, Version8InlineTaskReadsAsItsEvents) {
   trace::task_graph g = expect_same_events(sample8(), 8);
   const trace::task_node &e = g.tasks[g.index_of(14)];
@@ -375,6 +407,13 @@ TEST(MergedRecords, Version8InlineTaskReadsAsItsEvents) {
   EXPECT_EQ(e.end_ns, 38u);
   EXPECT_EQ(f.begin_ns, 38u);
   EXPECT_EQ(f.end_ns, 39u);
+  const trace::task_node &x = g.tasks[g.index_of(16)];
+  const trace::task_node &y = g.tasks[g.index_of(17)];
+  EXPECT_EQ(x.begin_ns, 100u);
+  EXPECT_EQ(x.end_ns, 102u);
+  EXPECT_EQ(y.begin_ns, 103u);
+  EXPECT_EQ(y.end_ns, 105u);
+  EXPECT_EQ(y.worker, 1u);
 }
 
 // A version 7 file may not hold version 8's kind, nor a task_inline
@@ -544,8 +583,9 @@ int leaf_deps(int i, weft_dep *d) {
 
 // Leaf tasks at 1, 2 and 4 threads, with 0, 1 or 4 dependences: every task
 // is a task_spawn (task_spawn_dep with its one dependence; with four, two
-// deps records follow) and a task_exec (or, when nothing scheduled it, a
-// task_begin and a task_end); no finish segment is timed. The trace reads
+// deps records follow) and a task_exec, two of which run back to back are
+// one task_exec2 (or, when nothing scheduled it, a task_begin and a
+// task_end); no finish segment is timed. The trace reads
 // back with every task begun after its creation, each task's dependences
 // as it was given them, and the same per-task events as version 6 had
 // but the finish segments.
@@ -573,12 +613,17 @@ TEST(MergedRecords, RecorderWritesALeafTaskAsTwoRecords) {
     EXPECT_EQ(k[kind::deps], std::size_t(2 * n / 3)) << threads;
     EXPECT_EQ(k[kind::dep], 0u) << threads;
     EXPECT_EQ(k[kind::task_done], 0u) << threads;
-    EXPECT_EQ(k[kind::task_exec] + k[kind::task_run] + k[kind::task_begin],
+    EXPECT_EQ(k[kind::task_exec] + 2 * k[kind::task_exec2] + k[kind::task_run] +
+                  k[kind::task_begin],
               std::size_t(n + threads))
         << threads;
     EXPECT_EQ(k[kind::task_end], k[kind::task_run] + k[kind::task_begin])
         << threads;
-    EXPECT_GE(k[kind::task_exec], std::size_t(n) * 9 / 10) << threads;
+    EXPECT_GE(k[kind::task_exec] + 2 * k[kind::task_exec2],
+              std::size_t(n) * 9 / 10)
+        << threads;
+    // A batch's tasks run back to back: most in pairs.
+    EXPECT_GE(k[kind::task_exec2], std::size_t(n) / 4) << threads;
     EXPECT_EQ(k[kind::task_create], std::size_t(threads)) << threads;
     trace::trace_data t = trace::read(path);
     std::map<kind, std::size_t> events;

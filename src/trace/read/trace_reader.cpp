@@ -144,6 +144,32 @@ std::string thread_decoder::add(const record &r, std::vector<record> &out) {
       out.push_back(e);
     }
     return {};
+  case kind::task_exec2: {
+    if (r.arg >> 63)
+      return "task_exec2 record with bit 63 of arg set";
+    uint64_t id2 = r.task >> 32, end1 = r.time + r.count;
+    uint64_t at2 = end1 + exec2_field(r.arg, 1);
+    e.task = r.task & 0xffffffffu;
+    overhead(out, overhead_kind::schedule, e.task,
+             r.time - exec2_field(r.arg, 0), r.time);
+    e.type = kind::task_begin;
+    e.count = 0;
+    e.arg = 0;
+    e.time = next_ns(r.time);
+    out.push_back(e);
+    e.type = kind::task_end;
+    e.time = next_ns(end1);
+    out.push_back(e);
+    overhead(out, overhead_kind::schedule, id2, end1, at2);
+    e.task = id2;
+    e.type = kind::task_begin;
+    e.time = next_ns(at2);
+    out.push_back(e);
+    e.type = kind::task_end;
+    e.time = next_ns(at2 + exec2_field(r.arg, 2));
+    out.push_back(e);
+    return {};
+  }
   case kind::task_run:
     overhead(out, overhead_kind::schedule, r.task, r.arg, r.time);
     e.type = kind::task_begin;
@@ -291,6 +317,8 @@ const char *name(kind k) {
     return "task_exec";
   case kind::task_inline:
     return "task_inline";
+  case kind::task_exec2:
+    return "task_exec2";
   }
   return "unknown";
 }

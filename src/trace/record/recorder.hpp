@@ -10,7 +10,8 @@
 // the next schedule segment of its thread starts at the task's end) and,
 // when nothing else is written between its events, two records: a
 // task_spawn (task_spawn_dep with a single dependence inside) and a
-// task_exec (the schedule segment, start and end). A task run in place by
+// task_exec (the schedule segment, start and end; two task_exec in a row
+// whose schedule segments chain are one task_exec2). A task run in place by
 // its creator takes two (its start, which is its creation, and its end) and
 // one task_inline record. The second hook of each pair turns the record the
 // first one wrote into the merged kind when nothing was written between
@@ -159,6 +160,17 @@ inline void ended(thread_log &l, uint32_t id, uint64_t at) {
       at >= r->time && at - r->time <= UINT32_MAX) {
     r->type = kind::task_exec;
     r->count = static_cast<uint32_t>(at - r->time);
+    // Paired with the task_exec before it when this task's schedule
+    // segment started at that one's end.
+    record *p = r - 1;
+    if (r != l.buf && p->type == kind::task_exec &&
+        r->arg == p->time + p->count && p->time - p->arg <= kExec2Max &&
+        r->time - r->arg <= kExec2Max && r->count <= kExec2Max) {
+      p->type = kind::task_exec2;
+      p->arg = exec2_arg(p->time - p->arg, r->time - r->arg, r->count);
+      p->task |= uint64_t(id) << 32;
+      --l.pos;
+    }
   } else {
     l.put(kind::task_end, 0, 0, at, id, 0);
   }
@@ -167,8 +179,10 @@ inline void ended(thread_log &l, uint32_t id, uint64_t at) {
 // its end, the thread's next schedule segment starts there.
 inline void retired(thread_log &l, uint32_t id, uint64_t at) {
   const record *r = l.pos - 1;
-  if (l.pos != l.buf && r->task == id &&
-      (r->type == kind::task_exec || r->type == kind::task_end))
+  if (l.pos != l.buf && (r->type == kind::task_exec2
+                             ? r->task >> 32 == id
+                             : r->task == id && (r->type == kind::task_exec ||
+                                                 r->type == kind::task_end)))
     l.mark = at;
 }
 // Task id's spawn segment, from its creation at `from` to `to`: merged into
