@@ -427,6 +427,8 @@ private:
     case trace::kind::task_spawn_dep:
     case trace::kind::deps:
     case trace::kind::task_exec:
+    case trace::kind::task_inline:
+    case trace::kind::task_exec2:
       // record_stream expands the merged kinds into their events.
       throw trace::error("trace: " + path_ + ": a " + trace::name(r.type) +
                          " record reached the exporter unexpanded");

@@ -118,8 +118,9 @@ inline void scheduled(worker &w, task *t) {
 }
 
 // ---- a task run in place (worker::run_inline) -----------------------------
-// t (on the caller's stack) is created and starts now. Only what the program
-// asked for is marked undeferred: a replay may run a throttled task
+// t (on the caller's stack) is created and starts now (one task_inline
+// record, which its end completes when the body recorded nothing). Only what
+// the program asked for is marked undeferred: a replay may run a throttled task
 // elsewhere.
 // (Out of line: the untraced path stays one load and one branch.)
 [[gnu::noinline]] inline void
@@ -127,9 +128,8 @@ inline_begin_traced(worker &w, task &t, task *parent, uint16_t flags) {
   trace::thread_log &l = *w.trace_log();
   uint64_t at = trace::ticks(); // may follow a predecessor's end elsewhere
   uint8_t undeferred = flags & TASK_THROTTLED ? 0 : trace::flag_undeferred;
-  t.trace_id = trace::created(l, parent ? parent->trace_id : 0, nullptr, 0,
-                              undeferred | flags_of(&t), at);
-  l.put(trace::kind::task_begin, 0, 0, at, t.trace_id, 0);
+  t.trace_id = trace::inline_begun(l, parent ? parent->trace_id : 0,
+                                   undeferred | flags_of(&t), at);
 }
 
 inline bool inline_begin(worker &w, task &t, task *parent, uint16_t flags) {
@@ -142,8 +142,7 @@ inline bool inline_begin(worker &w, task &t, task *parent, uint16_t flags) {
 
 inline void inline_end(worker &w, const task &t, bool on) {
   if (__builtin_expect(on, 0))
-    w.trace_log()->put(trace::kind::task_end, 0, 0, trace::ticks_early(),
-                       t.trace_id, 0);
+    trace::inline_ended(*w.trace_log(), t.trace_id, trace::ticks_early());
 }
 
 // ---- spawning (runtime::spawn) ---------------------------------------------

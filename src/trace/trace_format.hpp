@@ -31,16 +31,18 @@ inline std::string sys_error(const char *what, const std::string &path) {
 }
 
 inline constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'T', 'R', 'C', '1'};
-// 7: the merged kinds 23-25 (a task's single dependence inside its
-// task_spawn, three dependences per record, a task's schedule segment,
-// start and end in one record) and no finish segment timed apart; the
-// readers read version 6 too. 6: the arguments of weft_wait (kind 22). 5: the
-// placement decisions (kind 21). 4: the phase marks (kind 20). 3: the region
-// kinds 15-19 (a region's parent, a region task's spawn and arguments, the core
-// task that runs it). 2: times in ticks with the rate in the header, overhead
-// durations in ticks, the merged kinds 12-14. (Version 1 had times in ns and no
-// rate; it gained kind 11, rtask_arg, without a new number.)
-inline constexpr uint32_t kVersion = 7;
+// 8: the merged kinds 26 (a task run in place: its creation, start and end
+// in one record) and 27 (two task_exec in one); the readers read versions 6 and
+// 7 too. 7: the merged kinds 23-25 (a task's single dependence inside its
+// task_spawn, three dependences per record, a task's schedule segment, start
+// and end in one record) and no finish segment timed apart; the readers read
+// version 6 too. 6: the arguments of weft_wait (kind 22). 5: the placement
+// decisions (kind 21). 4: the phase marks (kind 20). 3: the region kinds 15-19
+// (a region's parent, a region task's spawn and arguments, the core task that
+// runs it). 2: times in ticks with the rate in the header, overhead durations
+// in ticks, the merged kinds 12-14. (Version 1 had times in ns and no rate; it
+// gained kind 11, rtask_arg, without a new number.)
+inline constexpr uint32_t kVersion = 8;
 // The oldest version the readers read (its kinds are a subset of this one's).
 inline constexpr uint32_t kOldestVersion = 6;
 inline constexpr uint32_t kChunkMagic = 0x4b4e4843; // "CHNK"
@@ -132,11 +134,36 @@ enum class kind : uint8_t {
                        // addresses, in this order
   task_exec = 25,      // task_run (time, task, arg as it), then task_end at
                        // time + count (the body's length in ticks)
+  // Version 8's merged kinds (only in files):
+  task_inline = 26, // a task run in place by its creator: task_create (no
+                    // dependences; sub & 0x0f: flags, arg: parent id) and
+                    // task_begin at `time`; with sub's bit
+                    // kInlineEnded, also task_end at time + count (the
+                    // body's length in ticks), else a task_end follows
+  task_exec2 = 27,  // two task_exec of one thread, the second's schedule
+                    // segment starting at the first's end: time, count: the
+                    // first's start and body length; task: the first id |
+                    // the second << 32; arg: exec2_arg(the first's
+                    // schedule length, the second's, the second's body)
 };
+// task_inline's sub bit: its end is inside (count holds the body's length).
+inline constexpr uint8_t kInlineEnded = 0x80;
+
+// A task_exec2's arg: three lengths in ticks of under 2^21 each (bits
+// 0-20, 21-41, 42-62; bit 63 is 0).
+inline constexpr uint64_t kExec2Max = (uint64_t(1) << 21) - 1;
+inline uint64_t exec2_arg(uint64_t sched1, uint64_t sched2, uint64_t body2) {
+  return sched1 | sched2 << 21 | body2 << 42;
+}
+inline uint64_t exec2_field(uint64_t arg, int i) {
+  return (arg >> (21 * i)) & kExec2Max;
+}
 // The last record kind a reader knows, by the file's version.
-inline constexpr kind kLastKind = kind::task_exec;
+inline constexpr kind kLastKind = kind::task_exec2;
 inline constexpr kind last_kind(uint32_t version) {
-  return version >= 7 ? kind::task_exec : kind::rwait;
+  return version >= 8   ? kind::task_exec2
+         : version >= 7 ? kind::task_exec
+                        : kind::rwait;
 }
 
 // An rplace record's arg: the region task's spawn number (bits 0-39), the

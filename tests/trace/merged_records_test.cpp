@@ -1,11 +1,11 @@
-// Format versions 2 to 7: times in ticks converted with the header's rate,
+// Format versions 2 to 8: times in ticks converted with the header's rate,
 // and the merged kinds (task_spawn, task_run, task_done; version 7's
-// task_spawn_dep, deps, task_exec) read back as the events they stand for:
-// the same records, the same graph, through trace::read and record_stream,
-// as the same trace written event by event in ns. A version 6 file still
-// reads; older ones are refused naming their version. The recorder writes a
-// leaf task as two records, its dependences inside them or packed three to
-// a record.
+// task_spawn_dep, deps, task_exec; version 8's task_inline) read back as the
+// events they stand for: the same records, the same graph, through trace::read
+// and record_stream, as the same trace written event by event in ns. A version
+// 6 file still reads; older ones are refused naming their version. The recorder
+// writes a leaf task as two records, its dependences inside them or packed
+// three to a record, and a task run in place as one.
 #include "trace/read/trace_graph.hpp"
 #include "trace/read/trace_reader.hpp"
 #include "trace/read/trace_stream.hpp"
@@ -21,7 +21,9 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -123,6 +125,37 @@ struct two_traces {
                             uint8_t(overhead_kind::schedule)));
     plain[th].push_back(rec(kind::task_begin, th, at, id));
     plain[th].push_back(rec(kind::task_end, th, end, id));
+  }
+  // Version 8: task id run in place by its creator on th (flags, parent),
+  // created and begun at `at`; with `end`, ended at `end` inside its
+  // task_inline, else a task_end of its own follows (both()).
+  void inline8(uint16_t th, uint64_t at, uint64_t id, uint64_t parent,
+               uint8_t flags, std::optional<uint64_t> end) {
+    uint8_t sub = flags | (end ? trace::kInlineEnded : 0);
+    uint32_t ticks = end ? uint32_t((*end - at) * 4) : 0;
+    merged[th].push_back(
+        rec(kind::task_inline, th, tk(at), id, parent, ticks, sub));
+    plain[th].push_back(rec(kind::task_create, th, at, id, parent, 0, flags));
+    plain[th].push_back(rec(kind::task_begin, th, at, id));
+    if (end)
+      plain[th].push_back(rec(kind::task_end, th, *end, id));
+  }
+  // Version 8: tasks a and b run back to back on th, a found at `from`,
+  // begun at `at`, ended at `end`, b found from there, begun at `at2` and
+  // ended at `end2`: one task_exec2.
+  void exec2(uint16_t th, uint64_t from, uint64_t at, uint64_t end,
+             uint64_t at2, uint64_t end2, uint64_t a, uint64_t b) {
+    merged[th].push_back(rec(
+        kind::task_exec2, th, tk(at), a | b << 32,
+        trace::exec2_arg((at - from) * 4, (at2 - end) * 4, (end2 - at2) * 4),
+        uint32_t((end - at) * 4)));
+    for (auto [f, s, e, id] :
+         {std::tuple{from, at, end, a}, std::tuple{end, at2, end2, b}}) {
+      plain[th].push_back(rec(kind::overhead, th, f, id, s - f, 0,
+                              uint8_t(overhead_kind::schedule)));
+      plain[th].push_back(rec(kind::task_begin, th, s, id));
+      plain[th].push_back(rec(kind::task_end, th, e, id));
+    }
   }
   // A record of a kind that is not merged.
   void both(trace::record r) {
@@ -226,6 +259,41 @@ two_traces sample7() {
   return t;
 }
 
+// sample7() with two tasks run in place by the root before its wait: e
+// (throttled) ended inside its task_inline, f (undeferred) with a record
+// between its start and its end (a task_end of its own).
+two_traces sample8() {
+  two_traces t = sample7();
+  auto &m = t.merged[0], &p = t.plain[0];
+  // Before the wait_begin and its deps record (merged) or dep records.
+  auto at_wait = [](std::vector<trace::record> &v) {
+    return std::find_if(v.begin(), v.end(), [](const trace::record &r) {
+      return r.type == kind::wait_begin;
+    });
+  };
+  two_traces e;
+  e.inline8(0, 36, 14, 1, 0, 38);
+  e.inline8(0, 38, 15, 1, trace::flag_undeferred, std::nullopt);
+  e.both(rec(kind::counter, 0, 39, 0, 5, 0, uint8_t(trace::counter_id::ready)));
+  e.both(rec(kind::task_end, 0, 39, 15));
+  e.spawn7(0, 39, 40, 16, 1, {});
+  e.spawn7(0, 40, 40, 17, 1, {});
+  m.insert(at_wait(m), e.merged[0].begin(), e.merged[0].end());
+  p.insert(at_wait(p), e.plain[0].begin(), e.plain[0].end());
+  // g (16) and h (17) on thread 1 after d, back to back: one task_exec2.
+  auto after_d = [](std::vector<trace::record> &v) {
+    return std::find_if(v.begin(), v.end(), [](const trace::record &r) {
+      return r.type == kind::task_end && r.task == 2;
+    });
+  };
+  two_traces g;
+  g.exec2(1, 99, 100, 102, 103, 105, 16, 17);
+  t.merged[1].insert(after_d(t.merged[1]), g.merged[1].begin(),
+                     g.merged[1].end());
+  t.plain[1].insert(after_d(t.plain[1]), g.plain[1].begin(), g.plain[1].end());
+  return t;
+}
+
 void expect_same_graph(const trace::task_graph &a, const trace::task_graph &b) {
   ASSERT_EQ(a.tasks.size(), b.tasks.size());
   for (std::size_t i = 0; i < a.tasks.size(); ++i) {
@@ -299,7 +367,7 @@ trace::task_graph expect_same_events(const two_traces &t, uint32_t version) {
 // Version 6's merged kinds, in a version 6 file and in a version 7 one
 // (which still writes them where the newer ones do not fit).
 TEST(MergedRecords, ReadAsTheEventsTheyStandFor) {
-  for (uint32_t version : {6u, 7u}) {
+  for (uint32_t version : {6u, 7u, 8u}) {
     trace::task_graph gm = expect_same_events(sample(), version);
     // b (11) depends on a (10) through x; c (12) on nothing.
     uint32_t a = gm.index_of(10), b = gm.index_of(11);
@@ -314,13 +382,68 @@ TEST(MergedRecords, ReadAsTheEventsTheyStandFor) {
 // come back from inside its task_spawn_dep, b's and d's and the wait's
 // from deps records; d depends on b through 0x200.
 TEST(MergedRecords, Version7KindsReadAsTheirEvents) {
-  trace::task_graph g = expect_same_events(sample7(), 7);
-  uint32_t a = g.index_of(10), b = g.index_of(11), d = g.index_of(13);
-  EXPECT_EQ(g.tasks[a].ndeps, 1u);
-  EXPECT_EQ(g.tasks[a].end_ns, 60u);
-  ASSERT_EQ(g.tasks[b].nsuccs, 1u);
-  EXPECT_EQ(g.succs[g.tasks[b].first_succ], d);
-  EXPECT_EQ(g.tasks[d].begin_ns, 97u);
+  for (uint32_t version : {7u, 8u}) {
+    trace::task_graph g = expect_same_events(sample7(), version);
+    uint32_t a = g.index_of(10), b = g.index_of(11), d = g.index_of(13);
+    EXPECT_EQ(g.tasks[a].ndeps, 1u);
+    EXPECT_EQ(g.tasks[a].end_ns, 60u);
+    ASSERT_EQ(g.tasks[b].nsuccs, 1u);
+    EXPECT_EQ(g.succs[g.tasks[b].first_succ], d);
+    EXPECT_EQ(g.tasks[d].begin_ns, 97u);
+  }
+}
+
+// Version 8's task_inline: e's creation, start and end come back from one
+// record, f's creation and start from one and its end from a task_end;
+// task_exec2: g's and h's schedule segments, starts and ends from one.
+TEST(MergedRecords, Version8InlineTaskReadsAsItsEvents) {
+  trace::task_graph g = expect_same_events(sample8(), 8);
+  const trace::task_node &e = g.tasks[g.index_of(14)];
+  const trace::task_node &f = g.tasks[g.index_of(15)];
+  EXPECT_EQ(e.parent, g.index_of(1));
+  EXPECT_EQ(f.parent, g.index_of(1));
+  EXPECT_EQ(e.create_ns, 36u);
+  EXPECT_EQ(e.begin_ns, 36u);
+  EXPECT_EQ(e.end_ns, 38u);
+  EXPECT_EQ(f.begin_ns, 38u);
+  EXPECT_EQ(f.end_ns, 39u);
+  const trace::task_node &x = g.tasks[g.index_of(16)];
+  const trace::task_node &y = g.tasks[g.index_of(17)];
+  EXPECT_EQ(x.begin_ns, 100u);
+  EXPECT_EQ(x.end_ns, 102u);
+  EXPECT_EQ(y.begin_ns, 103u);
+  EXPECT_EQ(y.end_ns, 105u);
+  EXPECT_EQ(y.worker, 1u);
+}
+
+// A version 7 file may not hold version 8's kind, nor a task_inline
+// unknown sub bits.
+TEST(MergedRecords, Version8KindInAVersion7FileIsAnError) {
+  two_traces t = sample8();
+  std::string path = temp_path("v7new");
+  two_traces::write(path, t.merged, kTick0, kNsPerTick, 7);
+  try {
+    trace::read(path);
+    FAIL() << "a task_inline was accepted in a version 7 file";
+  } catch (const trace::error &e) {
+    EXPECT_NE(std::string(e.what()).find("unknown record kind 26"),
+              std::string::npos)
+        << e.what();
+  }
+  for (trace::record &r : t.merged[0])
+    if (r.type == kind::task_inline)
+      r.sub |= 0x20;
+  two_traces::write(path, t.merged, kTick0, kNsPerTick, 8);
+  try {
+    trace::read(path);
+    FAIL() << "a task_inline with sub bit 0x20 was accepted";
+  } catch (const trace::error &e) {
+    EXPECT_NE(std::string(e.what()).find("task_inline record with unknown sub "
+                                         "bits 160"),
+              std::string::npos)
+        << e.what();
+  }
+  std::remove(path.c_str());
 }
 
 // A version 6 file may not hold version 7's kinds.
@@ -417,7 +540,7 @@ TEST(MergedRecords, OldVersionIsRefusedNamingIt) {
             what.find("trace format version " + std::to_string(old) + ","),
             std::string::npos)
             << what;
-        EXPECT_NE(what.find("reads versions 6 to 7"), std::string::npos)
+        EXPECT_NE(what.find("reads versions 6 to 8"), std::string::npos)
             << what;
         EXPECT_NE(what.find(path), std::string::npos) << what;
       }
@@ -460,8 +583,9 @@ int leaf_deps(int i, weft_dep *d) {
 
 // Leaf tasks at 1, 2 and 4 threads, with 0, 1 or 4 dependences: every task
 // is a task_spawn (task_spawn_dep with its one dependence; with four, two
-// deps records follow) and a task_exec (or, when nothing scheduled it, a
-// task_begin and a task_end); no finish segment is timed. The trace reads
+// deps records follow) and a task_exec, two of which run back to back are
+// one task_exec2 (or, when nothing scheduled it, a task_begin and a
+// task_end); no finish segment is timed. The trace reads
 // back with every task begun after its creation, each task's dependences
 // as it was given them, and the same per-task events as version 6 had
 // but the finish segments.
@@ -489,12 +613,17 @@ TEST(MergedRecords, RecorderWritesALeafTaskAsTwoRecords) {
     EXPECT_EQ(k[kind::deps], std::size_t(2 * n / 3)) << threads;
     EXPECT_EQ(k[kind::dep], 0u) << threads;
     EXPECT_EQ(k[kind::task_done], 0u) << threads;
-    EXPECT_EQ(k[kind::task_exec] + k[kind::task_run] + k[kind::task_begin],
+    EXPECT_EQ(k[kind::task_exec] + 2 * k[kind::task_exec2] + k[kind::task_run] +
+                  k[kind::task_begin],
               std::size_t(n + threads))
         << threads;
     EXPECT_EQ(k[kind::task_end], k[kind::task_run] + k[kind::task_begin])
         << threads;
-    EXPECT_GE(k[kind::task_exec], std::size_t(n) * 9 / 10) << threads;
+    EXPECT_GE(k[kind::task_exec] + 2 * k[kind::task_exec2],
+              std::size_t(n) * 9 / 10)
+        << threads;
+    // A batch's tasks run back to back: most in pairs.
+    EXPECT_GE(k[kind::task_exec2], std::size_t(n) / 4) << threads;
     EXPECT_EQ(k[kind::task_create], std::size_t(threads)) << threads;
     trace::trace_data t = trace::read(path);
     std::map<kind, std::size_t> events;
@@ -534,6 +663,77 @@ TEST(MergedRecords, RecorderWritesALeafTaskAsTwoRecords) {
     }
     trace::task_graph g = trace::build_graph(t);
     ASSERT_EQ(g.tasks.size(), std::size_t(n + threads));
+    for (const trace::task_node &x : g.tasks) {
+      EXPECT_LE(x.create_ns, x.begin_ns) << x.id;
+      EXPECT_LE(x.begin_ns, x.end_ns) << x.id;
+    }
+    std::remove(path.c_str());
+  }
+}
+
+void leaf_spawning(void *) {
+  ASSERT_EQ(weft_spawn(leaf, nullptr, nullptr, 0), WEFT_OK);
+}
+
+// Tasks run in place at 1 and 2 threads (the creator spawns 3000 with no
+// wait, far past the throttle; every third spawns a child of its own):
+// each is one task_inline, its end inside unless it recorded something
+// (its child's spawn or run) before it, then its task_end follows. The
+// trace reads back with every task created, begun and ended once, begun
+// after its creation and ended after its start.
+TEST(MergedRecords, RecorderWritesATaskRunInPlaceAsOneRecord) {
+  for (int threads : {1, 2}) {
+    std::string path = temp_path("inplace") + std::to_string(threads);
+    setenv("WEFT_TRACE", path.c_str(), 1);
+    ASSERT_EQ(weft_init(threads), WEFT_OK) << weft_last_error();
+    const int n = 3000;
+    for (int i = 0; i < n; ++i)
+      ASSERT_EQ(
+          weft_spawn(i % 3 == 0 ? leaf_spawning : leaf, nullptr, nullptr, 0),
+          WEFT_OK);
+    ASSERT_EQ(weft_taskwait(), WEFT_OK);
+    ASSERT_EQ(weft_shutdown(), WEFT_OK);
+    unsetenv("WEFT_TRACE");
+    const std::size_t tasks = n + n / 3;
+    std::size_t inl = 0, ended = 0;
+    {
+      std::ifstream in(path, std::ios::binary);
+      trace::file_header h;
+      in.read(reinterpret_cast<char *>(&h), sizeof h);
+      EXPECT_EQ(h.version, 8u);
+      trace::chunk_header c;
+      while (in.read(reinterpret_cast<char *>(&c), sizeof c)) {
+        std::vector<trace::record> rs(c.records);
+        in.read(
+            reinterpret_cast<char *>(rs.data()),
+            static_cast<std::streamsize>(rs.size() * sizeof(trace::record)));
+        for (const trace::record &r : rs)
+          if (r.type == kind::task_inline) {
+            ++inl;
+            if (r.sub & trace::kInlineEnded)
+              ++ended;
+            EXPECT_EQ(r.sub & trace::flag_undeferred, 0) << r.task;
+          }
+      }
+    }
+    std::map<kind, std::size_t> k = kinds_in(path);
+    EXPECT_GE(inl, std::size_t(n) / 2) << threads;
+    EXPECT_GE(ended, inl / 2) << threads;
+    EXPECT_EQ(k[kind::task_create], std::size_t(threads)) << threads;
+    EXPECT_EQ(k[kind::task_end],
+              k[kind::task_run] + k[kind::task_begin] + (inl - ended))
+        << threads;
+    EXPECT_EQ(inl + k[kind::task_spawn] + k[kind::task_create], tasks + threads)
+        << threads;
+    trace::trace_data t = trace::read(path);
+    std::map<kind, std::size_t> events;
+    for (const trace::record &r : t.records)
+      ++events[r.type];
+    EXPECT_EQ(events[kind::task_create], tasks + threads) << threads;
+    EXPECT_EQ(events[kind::task_begin], tasks + threads) << threads;
+    EXPECT_EQ(events[kind::task_end], tasks + threads) << threads;
+    trace::task_graph g = trace::build_graph(t);
+    ASSERT_EQ(g.tasks.size(), tasks + threads);
     for (const trace::task_node &x : g.tasks) {
       EXPECT_LE(x.create_ns, x.begin_ns) << x.id;
       EXPECT_LE(x.begin_ns, x.end_ns) << x.id;

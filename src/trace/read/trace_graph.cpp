@@ -788,6 +788,8 @@ struct builder {
       case kind::task_spawn_dep:
       case kind::deps:
       case kind::task_exec:
+      case kind::task_inline:
+      case kind::task_exec2:
         fail(r.task, std::string("a ") + name(r.type) +
                          " record: only files hold merged kinds, "
                          "trace::read expands them");

@@ -125,6 +125,51 @@ std::string thread_decoder::add(const record &r, std::vector<record> &out) {
     e.time = next_ns(r.time + r.count);
     out.push_back(e);
     return {};
+  case kind::task_inline:
+    if (r.sub & 0x70)
+      return "task_inline record with unknown sub bits " +
+             std::to_string(int(r.sub));
+    e.type = kind::task_create;
+    e.sub = r.sub & 0x0f;
+    e.count = 0;
+    e.time = next_ns(r.time);
+    out.push_back(e);
+    e.type = kind::task_begin;
+    e.sub = 0;
+    e.arg = 0;
+    out.push_back(e);
+    if (r.sub & kInlineEnded) {
+      e.type = kind::task_end;
+      e.time = next_ns(r.time + r.count);
+      out.push_back(e);
+    }
+    return {};
+  case kind::task_exec2: {
+    if (r.arg >> 63)
+      return "task_exec2 record with bit 63 of arg set";
+    uint64_t id2 = r.task >> 32, end1 = r.time + r.count;
+    uint64_t at2 = end1 + exec2_field(r.arg, 1);
+    e.task = r.task & 0xffffffffu;
+    overhead(out, overhead_kind::schedule, e.task,
+             r.time - exec2_field(r.arg, 0), r.time);
+    e.type = kind::task_begin;
+    e.count = 0;
+    e.arg = 0;
+    e.time = next_ns(r.time);
+    out.push_back(e);
+    e.type = kind::task_end;
+    e.time = next_ns(end1);
+    out.push_back(e);
+    overhead(out, overhead_kind::schedule, id2, end1, at2);
+    e.task = id2;
+    e.type = kind::task_begin;
+    e.time = next_ns(at2);
+    out.push_back(e);
+    e.type = kind::task_end;
+    e.time = next_ns(at2 + exec2_field(r.arg, 2));
+    out.push_back(e);
+    return {};
+  }
   case kind::task_run:
     overhead(out, overhead_kind::schedule, r.task, r.arg, r.time);
     e.type = kind::task_begin;
@@ -270,6 +315,10 @@ const char *name(kind k) {
     return "deps";
   case kind::task_exec:
     return "task_exec";
+  case kind::task_inline:
+    return "task_inline";
+  case kind::task_exec2:
+    return "task_exec2";
   }
   return "unknown";
 }

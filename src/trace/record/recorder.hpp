@@ -10,10 +10,12 @@
 // the next schedule segment of its thread starts at the task's end) and,
 // when nothing else is written between its events, two records: a
 // task_spawn (task_spawn_dep with a single dependence inside) and a
-// task_exec (the schedule segment, start and end). The second hook of each
-// pair turns the record the first one wrote into the merged kind when
-// nothing was written between them, and writes a record of its own
-// otherwise.
+// task_exec (the schedule segment, start and end; two task_exec in a row
+// whose schedule segments chain are one task_exec2). A task run in place by
+// its creator takes two (its start, which is its creation, and its end) and
+// one task_inline record. The second hook of each pair turns the record the
+// first one wrote into the merged kind when nothing was written between
+// them, and writes a record of its own otherwise.
 #pragma once
 
 #include "trace/trace_format.hpp"
@@ -158,6 +160,17 @@ inline void ended(thread_log &l, uint32_t id, uint64_t at) {
       at >= r->time && at - r->time <= UINT32_MAX) {
     r->type = kind::task_exec;
     r->count = static_cast<uint32_t>(at - r->time);
+    // Paired with the task_exec before it when this task's schedule
+    // segment started at that one's end.
+    record *p = r - 1;
+    if (r != l.buf && p->type == kind::task_exec &&
+        r->arg == p->time + p->count && p->time - p->arg <= kExec2Max &&
+        r->time - r->arg <= kExec2Max && r->count <= kExec2Max) {
+      p->type = kind::task_exec2;
+      p->arg = exec2_arg(p->time - p->arg, r->time - r->arg, r->count);
+      p->task |= uint64_t(id) << 32;
+      --l.pos;
+    }
   } else {
     l.put(kind::task_end, 0, 0, at, id, 0);
   }
@@ -166,8 +179,10 @@ inline void ended(thread_log &l, uint32_t id, uint64_t at) {
 // its end, the thread's next schedule segment starts there.
 inline void retired(thread_log &l, uint32_t id, uint64_t at) {
   const record *r = l.pos - 1;
-  if (l.pos != l.buf && r->task == id &&
-      (r->type == kind::task_exec || r->type == kind::task_end))
+  if (l.pos != l.buf && (r->type == kind::task_exec2
+                             ? r->task >> 32 == id
+                             : r->task == id && (r->type == kind::task_exec ||
+                                                 r->type == kind::task_end)))
     l.mark = at;
 }
 // Task id's spawn segment, from its creation at `from` to `to`: merged into
@@ -224,6 +239,26 @@ inline uint32_t created(thread_log &l, uint32_t parent_id, const weft_dep *deps,
   put_deps(l, r + 1, id, at, deps, ndeps);
   l.created_at = static_cast<std::size_t>(r - l.buf);
   return id;
+}
+// A task run in place by its creator, created and started at `at`: one
+// task_inline record; returns its fresh id.
+inline uint32_t inline_begun(thread_log &l, uint32_t parent_id, uint8_t flags,
+                             uint64_t at) {
+  uint32_t id = l.fresh_id();
+  l.put(kind::task_inline, flags, 0, at, id, parent_id);
+  return id;
+}
+// The task run in place ended at `at`: inside its task_inline if that is the
+// last record written and the body is under 2^32 ticks; else a task_end.
+inline void inline_ended(thread_log &l, uint32_t id, uint64_t at) {
+  record *r = l.pos - 1;
+  if (l.pos != l.buf && r->type == kind::task_inline && r->task == id &&
+      !(r->sub & kInlineEnded) && at >= r->time && at - r->time <= UINT32_MAX) {
+    r->sub = static_cast<uint8_t>(r->sub | kInlineEnded);
+    r->count = static_cast<uint32_t>(at - r->time);
+  } else {
+    l.put(kind::task_end, 0, 0, at, id, 0);
+  }
 }
 // A new implicit task (parent: the encountering task's id, 0 for a thread's
 // first team): task_create and task_begin.
