@@ -184,7 +184,25 @@ void set_dist(const dist_ops *ops) {
   places::g_dist.store(ops, std::memory_order_release);
 }
 
+namespace {
+// The calls a waiting worker received itself while it polled (async_wait):
+// it runs them when poll() returns (outside the comm layer's lock), on this
+// thread, without the inbox's lock and wake-up.
+struct received_calls {
+  static constexpr int kMax = 64; // a poll handles at most 64 messages
+  bool collecting = false;
+  int n = 0;
+  inbox_job *jobs[kMax];
+};
+thread_local received_calls tl_received;
+} // namespace
+
 void submit_to_workers(inbox_job *j) {
+  received_calls &rc = tl_received;
+  if (rc.collecting && rc.n < received_calls::kMax) {
+    rc.jobs[rc.n++] = j;
+    return;
+  }
   runtime *rt = g_runtime.load(std::memory_order_acquire);
   if (!rt)
     fatal("weft places: a remote call arrived (job %p) but the weft runtime "
@@ -366,16 +384,36 @@ void async_wait(async_state *s) {
     // sleeps is woken by the progress thread, a futex wake that costs tens
     // of microseconds when the machine is quiet and a time slice when its
     // cores are oversubscribed): receive what arrived on this thread when
-    // MPI allows it (the reply completes s here, a call to this rank is
-    // started here), run tasks and the calls that arrived (the team's
-    // inbox), back off (spins, then yields); then sleep until woken.
+    // MPI allows it (the reply completes s here; a call to this rank
+    // received here runs here as soon as poll() returns, not through the
+    // team's inbox), run tasks and the calls that arrived through the
+    // progress thread (the inbox), back off (spins, then yields); then
+    // sleep until woken.
     using clk = std::chrono::steady_clock;
     auto active = clk::now();
     backoff idle(kRemoteWaitBackoff);
     if (d->polling)
       d->polling(true, false);
+    received_calls &rc = tl_received;
     while (!done()) {
-      bool any = d->poll && d->poll();
+      bool any = false;
+      if (d->poll) {
+        rc.collecting = true;
+        any = d->poll();
+        rc.collecting = false;
+        if (rc.n) {
+          // Taken out first: a call that waits (a nested at) polls and
+          // collects again.
+          inbox_job *jobs[received_calls::kMax];
+          int n = rc.n;
+          std::copy(rc.jobs, rc.jobs + n, jobs);
+          rc.n = 0;
+          for (int i = 0; i < n; ++i)
+            if (!w->run_job(jobs[i])) // the tied-task constraint
+              submit_to_workers(jobs[i]);
+          any = true;
+        }
+      }
       if (!any && !done())
         any = w->help_once() || w->run_external();
       if (any) {
