@@ -96,14 +96,9 @@ struct comm::impl {
   // (sends, barriers, heartbeat_busy) and the running of queued operations:
   // the progress thread's, or a polling thread's (comm::poll).
   std::mutex step_lock;
-  bool closing = false; // step_lock: the final barrier passed
-  // The posted receive: any source, tag kTag, into rbuf (the largest
-  // message: a header and kMaxPayload bytes). Incoming messages match it
-  // as they arrive; a handled one is replaced by a new receive. Cheaper
-  // than a probe, then a receive, per message (docs/places.md).
-  std::vector<char> rbuf;              // step_lock
-  MPI_Request rreq = MPI_REQUEST_NULL; // step_lock
-  std::vector<op *> batch;             // step_lock
+  bool closing = false;    // step_lock: the final barrier passed
+  std::vector<char> rbuf;  // step_lock
+  std::vector<op *> batch; // step_lock
   // Threads polling (comm::polling), and the progress thread's nap: a
   // futex word bumped by whoever wants it awake.
   std::atomic<int> pollers{0};
@@ -193,8 +188,6 @@ struct comm::impl {
         "MPI_Allgather of the window bases");
     check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "MPI_Win_lock_all");
     check(MPI_Barrier(net), "MPI_Barrier after the window's set-up");
-    rbuf.resize(sizeof(am_header) + kMaxPayload);
-    post_receive();
     heartbeat_busy.assign(c.world_, 0);
     last_heard = std::vector<std::atomic<std::int64_t>>(c.world_);
     for (auto &t : last_heard)
@@ -329,46 +322,42 @@ struct comm::impl {
     c.stats_.put_bytes.fetch_add(bytes, std::memory_order_relaxed);
   }
 
-  void post_receive() {
-    check(MPI_Irecv(rbuf.data(), int(rbuf.size()), MPI_BYTE, MPI_ANY_SOURCE,
-                    kTag, net, &rreq),
-          "MPI_Irecv");
-  }
-
-  bool poll_incoming(bool polled) {
+  bool poll_incoming(std::vector<char> &buf, bool polled) {
     bool any = false;
     for (int n = 0; n < 64; ++n) {
       int flag = 0;
       MPI_Status st;
-      check(MPI_Test(&rreq, &flag, &st), "MPI_Test of the posted receive");
+      check(MPI_Iprobe(MPI_ANY_SOURCE, kTag, net, &flag, &st), "MPI_Iprobe");
       if (!flag)
         return any;
       int count = 0;
       MPI_Get_count(&st, MPI_BYTE, &count);
+      buf.resize(std::size_t(count));
+      check(MPI_Recv(buf.data(), count, MPI_BYTE, st.MPI_SOURCE, kTag, net,
+                     MPI_STATUS_IGNORE),
+            "MPI_Recv", st.MPI_SOURCE);
       int from = st.MPI_SOURCE;
       last_heard[from].store(now_ms(), std::memory_order_relaxed);
       am_header h;
       if (std::size_t(count) < sizeof h)
         c.die("a message of %d bytes from rank %d (shorter than a header)",
               count, from);
-      std::memcpy(&h, rbuf.data(), sizeof h);
-      if (h.handler >= kMaxHandlers ||
-          sizeof h + h.payload != std::size_t(count))
+      std::memcpy(&h, buf.data(), sizeof h);
+      if (h.handler >= kMaxHandlers || sizeof h + h.payload != buf.size())
         c.die("a corrupt message from rank %d (handler %u, payload %u, %d "
               "bytes)",
               from, h.handler, h.payload, count);
       c.stats_.am_received[h.handler].fetch_add(1, std::memory_order_relaxed);
       if (polled)
         c.stats_.am_polled[h.handler].fetch_add(1, std::memory_order_relaxed);
-      if (h.handler != 0) {
-        any = true;
-        am_handler fn = handlers[h.handler];
-        if (!fn)
-          c.die("a message from rank %d for handler %u, which is not set", from,
-                h.handler);
-        fn(from, h, rbuf.data() + sizeof h); // done with rbuf on return
-      }
-      post_receive();
+      if (h.handler == 0)
+        continue;
+      any = true;
+      am_handler fn = handlers[h.handler];
+      if (!fn)
+        c.die("a message from rank %d for handler %u, which is not set", from,
+              h.handler);
+      fn(from, h, buf.data() + sizeof h);
     }
     return any;
   }
@@ -432,7 +421,7 @@ struct comm::impl {
         run(o);
       worked = !batch.empty();
     }
-    worked |= poll_incoming(polled);
+    worked |= poll_incoming(rbuf, polled);
     test_sends();
     if (!barriers.empty())
       test_barriers();
@@ -523,10 +512,6 @@ struct comm::impl {
     }
     // Every rank is here: no more user messages. Peers may exit now.
     checking_peers = false;
-    // No more messages for the posted receive: every rank passed the
-    // barrier after its last send.
-    MPI_Cancel(&rreq);
-    MPI_Wait(&rreq, MPI_STATUS_IGNORE);
     for (auto &s : sends)
       if (s.heartbeat_to >= 0)
         MPI_Cancel(&s.req);
