@@ -263,34 +263,30 @@ struct comm::impl {
     check(MPI_Win_flush(c.rank_, win), "MPI_Win_flush");
   }
 
+  // One MPI_Put per piece, each from its own contiguous source, then one
+  // flush (stats: one put). Not one MPI_Put with an hindexed origin type:
+  // Open MPI's non-contiguous origin path was measured 2-3x slower than the
+  // pieces for a 512 KiB array (42-73 us against 21 us, load 8-9).
   void put_parts_now(int to, const put_part *parts, std::size_t n,
                      std::size_t disp) {
     if (n == 1) {
       put_now(to, parts[0].src, parts[0].bytes, disp);
       return;
     }
-    std::vector<int> lens(n);
-    std::vector<MPI_Aint> at(n);
     std::size_t total = 0;
     for (std::size_t i = 0; i < n; ++i) {
       if (parts[i].bytes >= (std::size_t(1) << 30) ||
           total + parts[i].bytes >= (std::size_t(1) << 30))
         c.die("a gathered put of more than 1 GiB to rank %d", to);
-      lens[i] = int(parts[i].bytes);
-      check(MPI_Get_address(parts[i].src, &at[i]), "MPI_Get_address", to);
+      if (parts[i].bytes)
+        check(MPI_Put(parts[i].src, int(parts[i].bytes), MPI_BYTE, to,
+                      MPI_Aint(disp + total), int(parts[i].bytes), MPI_BYTE,
+                      win),
+              "MPI_Put", to);
       total += parts[i].bytes;
     }
-    MPI_Datatype type;
-    check(MPI_Type_create_hindexed(int(n), lens.data(), at.data(), MPI_BYTE,
-                                   &type),
-          "MPI_Type_create_hindexed", to);
-    check(MPI_Type_commit(&type), "MPI_Type_commit", to);
-    check(MPI_Put(MPI_BOTTOM, 1, type, to, MPI_Aint(disp), int(total), MPI_BYTE,
-                  win),
-          "MPI_Put", to);
     c.stats_.puts.fetch_add(1, std::memory_order_relaxed);
     check(MPI_Win_flush(to, win), "MPI_Win_flush", to);
-    MPI_Type_free(&type);
     c.stats_.put_bytes.fetch_add(total, std::memory_order_relaxed);
   }
 

@@ -108,7 +108,8 @@ public:
     put_then_send(to, &p, 1, disp, h, payload);
   }
   // The same for parts gathered from several places, laid end to end from
-  // disp: one MPI_Put with an hindexed origin type (below 1 GiB in all).
+  // disp: one contiguous MPI_Put per part, then one flush (below 1 GiB in
+  // all).
   void put_then_send(int to, const put_part *parts, std::size_t n,
                      std::size_t disp, const am_header &h, const void *payload);
   // Collective: starts a barrier; the progress thread keeps serving
