@@ -231,7 +231,7 @@ void restart_if_drained() {
   if (drained)
     got = g->c->fetch_add(me, kTopDisp, rest);
   std::lock_guard<std::mutex> lk(g->heap_lock);
-  if (drained) {
+  if (drained && got != comm::kWindowClosed) { // closed: finalize freed it
     (got == t ? g->restarts : g->restarts_lost)
         .fetch_add(1, std::memory_order_relaxed);
     release_locked(got, got + rest);
@@ -557,7 +557,7 @@ void op_release(graph_buffer *b) {
   char *ring0 = g->c->window() + g->incoming;
   auto off = std::uint64_t(static_cast<char *>(b->base) - ring0);
   std::size_t n = round64(b->bytes);
-  detail::unmark_graph(b->base, b->bytes);
+  detail::unmark_graph(b->base, b->bytes, b->objects);
   {
     std::lock_guard<std::mutex> lk(g->heap_lock);
     std::uint64_t pos;

@@ -62,6 +62,9 @@ public:
   // Sets the marks of the blocks laid out back to back in [p, p + bytes)
   // (a graph buffer moved in by one bulk copy).
   void mark_blocks(const char *p, std::size_t bytes);
+  // Clears them again, block by block while the headers are intact (false:
+  // one is not, and [p, p + bytes) is left to clear_starts).
+  bool clear_blocks(const char *p, std::size_t bytes);
   // Whether p lies past the extent allocator's part (a remote-put region).
   bool in_remote_part(const void *p) const {
     return contains(p) && static_cast<const char *>(p) >= base_ + limit_;
