@@ -84,9 +84,10 @@ char *arena::alloc_extent(std::size_t bytes) {
   return take(bytes);
 }
 
-void arena::free_extent(char *p, std::size_t bytes) {
+void arena::free_extent(char *p, std::size_t bytes, bool starts_clear) {
   bytes = (bytes + kExtentAlign - 1) & ~(kExtentAlign - 1);
-  clear_starts(p, bytes);
+  if (!starts_clear)
+    clear_starts(p, bytes);
   std::lock_guard<std::mutex> lk(lock_);
   std::size_t off = static_cast<std::size_t>(p - base_);
   auto next = free_.lower_bound(off);

@@ -36,7 +36,9 @@ public:
   // An extent of at least `bytes` (64-byte aligned), or nullptr when the
   // arena cannot hold it. Thread-safe.
   char *alloc_extent(std::size_t bytes);
-  void free_extent(char *p, std::size_t bytes);
+  // starts_clear: no block start is marked in it (cleared already, or
+  // never marked: an intermediate buffer), so the bitmap is left alone.
+  void free_extent(char *p, std::size_t bytes, bool starts_clear = false);
   // `bytes` (a multiple of 8) from the blocks of that size freed before, or
   // the bump chunk; nullptr when full.
   char *alloc_small(std::size_t bytes);

@@ -503,10 +503,10 @@ void *copy_graph(const char *call, int p, const void *root,
         dst.mark_blocks(buf, g.bytes);
         r = static_cast<char *>(rm) + (buf - mid);
       } catch (...) {
-        src->free_extent(mid, g.bytes);
+        src->free_extent(mid, g.bytes, true); // G* was never marked
         throw;
       }
-      src->free_extent(mid, g.bytes);
+      src->free_extent(mid, g.bytes, true); // G* was never marked
     }
   } catch (...) {
     dst.free_extent(buf, g.bytes);
@@ -525,8 +525,13 @@ void release_graph(graph_buffer *b) {
     d->release(b);
     return;
   }
-  places::arena_of_place("weft::graph::reset", b->place)
-      .free_extent(static_cast<char *>(b->base), b->bytes);
+  places::arena &a = places::arena_of_place("weft::graph::reset", b->place);
+  auto *base = static_cast<char *>(b->base);
+  // A graph of a few large arrays: its block starts cleared by walking the
+  // headers, not the bitmap over every byte (as unmark_graph).
+  bool cleared = b->objects * kUnmarkWalkBytes < b->bytes &&
+                 a.clear_blocks(base, b->bytes);
+  a.free_extent(base, b->bytes, cleared);
 }
 
 graph_size measure_for(const char *call, const void *root) {
