@@ -311,11 +311,12 @@ def strategy_table(r):
 
 
 def run_dist(build, reps, quick, strategies=False, empty_only=False,
-             min_iters=1):
+             min_iters=1, sizes=None):
     """at() across two ranks against raw MPI (bench/places_dist.cpp)."""
     load0 = os.getloadavg()
     res = places_dist(build, ["--reps", str(reps)] +
                       (["--quick"] if quick else []) +
+                      (["--sizes", sizes] if sizes else []) +
                       (["--strategies"] if strategies else []) +
                       (["--empty-only"] if empty_only else []) +
                       ["--min-iters", str(min_iters)])
@@ -326,7 +327,7 @@ def run_dist(build, reps, quick, strategies=False, empty_only=False,
          r["at_empty"]["0"]["median_us"] / r["mpi_pingpong"]["0"]["median_us"]}
     t["array_fraction_of_mpi_put_bandwidth"] = {
         n: r["mpi_put"][n]["median_us"] / r["at_array"][n]["median_us"]
-        for n in sorted(r.get("at_array", {}), key=int) if int(n) > 2048}
+        for n in sorted(r.get("at_array", {}), key=int) if int(n) >= 2048}
     res["targets"] = t
     res["load_before"] = load0
     res["load_average"] = os.getloadavg()
@@ -377,6 +378,9 @@ def main():
     ap.add_argument("--min-iters", type=int, default=1,
                     help="with --dist-only: iterations per measurement at "
                     "least")
+    ap.add_argument("--sizes", metavar="N,N,...",
+                    help="with --dist-only: these array lengths (doubles) "
+                    "only, e.g. 2048,65536,1048576")
     ap.add_argument("--strategies", action="store_true",
                     help="with --dist-only: arrays and lists under weft, mp "
                     "and pegasus too")
@@ -389,7 +393,7 @@ def main():
         return
     if a.dist_only:
         run_dist(a.build, a.reps, a.quick, a.strategies, a.empty_only,
-                 a.min_iters)
+                 a.min_iters, a.sizes)
         return
     if a.plot_only:
         with open(a.plot_only) as f:

@@ -86,7 +86,10 @@ public:
   void send(int to, const am_header &h, const void *payload);
   // An atomic fetch-and-add of v on the 64-bit word at byte `disp` of rank
   // to's window (MPI_Fetch_and_op, MPI_SUM); returns the old value. v == 0
-  // reads the word (MPI_NO_OP). Blocks the caller until done.
+  // reads the word (MPI_NO_OP). Blocks the caller until done. Once the
+  // final barrier completed (a late release on a worker), it makes no MPI
+  // call and returns kWindowClosed; publish then does nothing.
+  static constexpr std::uint64_t kWindowClosed = ~std::uint64_t(0);
   std::uint64_t fetch_add(int to, std::size_t disp, std::uint64_t v);
   // Whether the caller is the progress thread (which must not wait for
   // itself: get, fetch_add and barrier block on it in the FUNNELED
@@ -108,7 +111,8 @@ public:
     put_then_send(to, &p, 1, disp, h, payload);
   }
   // The same for parts gathered from several places, laid end to end from
-  // disp: one MPI_Put with an hindexed origin type (below 1 GiB in all).
+  // disp: one contiguous MPI_Put per part, then one flush (below 1 GiB in
+  // all).
   void put_then_send(int to, const put_part *parts, std::size_t n,
                      std::size_t disp, const am_header &h, const void *payload);
   // Collective: starts a barrier; the progress thread keeps serving

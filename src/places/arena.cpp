@@ -84,9 +84,10 @@ char *arena::alloc_extent(std::size_t bytes) {
   return take(bytes);
 }
 
-void arena::free_extent(char *p, std::size_t bytes) {
+void arena::free_extent(char *p, std::size_t bytes, bool starts_clear) {
   bytes = (bytes + kExtentAlign - 1) & ~(kExtentAlign - 1);
-  clear_starts(p, bytes);
+  if (!starts_clear)
+    clear_starts(p, bytes);
   std::lock_guard<std::mutex> lk(lock_);
   std::size_t off = static_cast<std::size_t>(p - base_);
   auto next = free_.lower_bound(off);
@@ -171,6 +172,30 @@ void arena::clear_starts(const void *p, std::size_t bytes) {
       starts_[w].fetch_and(~bits, std::memory_order_relaxed);
     g += hi - lo;
   }
+}
+
+bool arena::clear_blocks(const char *p, std::size_t bytes) {
+  const char *end = p + bytes;
+  while (p < end) {
+    std::uint64_t tag;
+    std::memcpy(&tag, p, sizeof tag);
+    std::size_t n;
+    if ((tag & kTagMask) == kStoreTag) {
+      n = store_bytes(tag & ~kTagMask);
+    } else {
+      const type_record *t =
+          (tag & kTagMask) == kObjectTag ? find_type(tag & ~kTagMask) : nullptr;
+      if (!t)
+        return false;
+      n = object_bytes(*t);
+    }
+    if (n == 0 || n > std::size_t(end - p))
+      return false;
+    std::size_t g = granule(p);
+    starts_[g / 64].fetch_and(~(1ull << (g % 64)), std::memory_order_relaxed);
+    p += n;
+  }
+  return true;
 }
 
 void arena::mark_blocks(const char *p, std::size_t bytes) {

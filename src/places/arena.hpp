@@ -36,7 +36,9 @@ public:
   // An extent of at least `bytes` (64-byte aligned), or nullptr when the
   // arena cannot hold it. Thread-safe.
   char *alloc_extent(std::size_t bytes);
-  void free_extent(char *p, std::size_t bytes);
+  // starts_clear: no block start is marked in it (cleared already, or
+  // never marked: an intermediate buffer), so the bitmap is left alone.
+  void free_extent(char *p, std::size_t bytes, bool starts_clear = false);
   // `bytes` (a multiple of 8) from the blocks of that size freed before, or
   // the bump chunk; nullptr when full.
   char *alloc_small(std::size_t bytes);
@@ -62,6 +64,9 @@ public:
   // Sets the marks of the blocks laid out back to back in [p, p + bytes)
   // (a graph buffer moved in by one bulk copy).
   void mark_blocks(const char *p, std::size_t bytes);
+  // Clears them again, block by block while the headers are intact (false:
+  // one is not, and [p, p + bytes) is left to clear_starts).
+  bool clear_blocks(const char *p, std::size_t bytes);
   // Whether p lies past the extent allocator's part (a remote-put region).
   bool in_remote_part(const void *p) const {
     return contains(p) && static_cast<const char *>(p) >= base_ + limit_;

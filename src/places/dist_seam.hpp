@@ -43,7 +43,10 @@ WEFT_API void *copy_graph_to(const char *call, const void *root,
 // Sets (clears) the block-start marks of a graph buffer laid out in this
 // rank's place (after a remote put; on release).
 WEFT_API void mark_graph(void *base, std::size_t bytes);
-WEFT_API void unmark_graph(void *base, std::size_t bytes);
+// unmark_graph walks the headers (objects and their stores) when the graph
+// averages more than kUnmarkWalkBytes per object, else clears the bitmap.
+inline constexpr std::size_t kUnmarkWalkBytes = 8192;
+WEFT_API void unmark_graph(void *base, std::size_t bytes, std::size_t objects);
 // The environment of the places across ranks, read through weft's one
 // reader (base/env.hpp): WEFT_PLACE_BYTES (each rank's window: 0 when unset),
 // WEFT_DIST_FUNNELED (a flag), WEFT_DIST_TIMEOUT (seconds) and

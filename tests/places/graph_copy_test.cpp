@@ -63,6 +63,31 @@ TEST_P(Fuzz, RandomGraphsCopyIsomorphicSourceUnchanged) {
   }
 }
 
+// Large primitive arrays (past the 16 KiB threshold above which the
+// intermediate variant copies them from their sources straight into the
+// destination) mixed with pointers, pointer arrays, sharing and stores
+// shared by two descriptors: every byte of every store compared, the
+// padding of odd-length stores zero, the source unchanged.
+TEST_P(Fuzz, LargeArraysMixedWithPointersAndSharing) {
+  std::mt19937_64 rng(77 + int(GetParam().map) * 7 + GetParam().intermediate);
+  int rounds = int(30 * scale()) + 1;
+  for (int r = 0; r < rounds; ++r) {
+    weft::place from{int(rng() % 3)}, to{int(rng() % 3)};
+    void *root = pt::large_array_graph(rng, from);
+    auto before = pt::snapshot(root);
+    weft::graph_size m = weft::measure(root);
+    auto g = weft::copy(to, static_cast<const fnode *>(root),
+                        {GetParam().map, GetParam().intermediate});
+    ASSERT_TRUE(g);
+    EXPECT_EQ(g.size().bytes, m.bytes);
+    EXPECT_EQ(pt::expect_isomorphic(root, g.get()), m.objects) << "round " << r;
+    pt::expect_store_padding_zero(g.get());
+    EXPECT_EQ(before, pt::snapshot(root)) << "source changed, round " << r;
+    if (::testing::Test::HasFailure())
+      break;
+  }
+}
+
 std::string mode_name(const ::testing::TestParamInfo<Mode> &i) {
   const char *names[] = {"auto", "linear", "hash"};
   return std::string(names[int(i.param.map)]) +

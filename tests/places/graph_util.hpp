@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <unordered_map>
 #include <unordered_set>
@@ -214,6 +215,84 @@ inline std::size_t expect_isomorphic(const void *src, const void *copy) {
       ADD_FAILURE() << "transition words left set in copy " << c;
   }
   return fwd.size();
+}
+
+// The objects reachable from root, each once.
+inline std::vector<void *> objects_of(void *root) {
+  std::vector<void *> out, stack;
+  std::unordered_set<void *> seen;
+  auto visit = [&](void *p) {
+    if (p && seen.insert(p).second)
+      stack.push_back(p);
+  };
+  visit(root);
+  while (!stack.empty()) {
+    void *o = stack.back();
+    stack.pop_back();
+    out.push_back(o);
+    if (is_fnode(o)) {
+      auto *f = static_cast<fnode *>(o);
+      visit(f->a);
+      visit(f->b);
+      for (void *k : f->kids)
+        visit(k);
+    } else {
+      visit(static_cast<leaf *>(o)->next);
+    }
+  }
+  return out;
+}
+
+// A random graph (pointers, pointer arrays, sharing, cycles) whose int
+// arrays are mostly large: lengths around the copy's direct-store threshold
+// (16 KiB: 4096 ints) and well past it, odd ones among them (padded
+// stores), and some descriptors sharing another's store (the copy gives
+// each its own). Random contents, so every byte is checked.
+inline void *large_array_graph(std::mt19937_64 &rng, weft::place p,
+                               int max_nodes = 30, bool smaller = false) {
+  shape s;
+  s.nodes = 1 + int(rng() % std::uint64_t(max_nodes));
+  s.leaf_share = 0.2;
+  s.null_share = 0.1;
+  s.max_ints = 8;
+  void *root = random_graph(rng, p, s);
+  const std::size_t lengths[] = {
+      4095, 4096, 4097, 9001, smaller ? 12000u : 65537u, 1000};
+  std::vector<fnode *> fs;
+  for (void *o : objects_of(root))
+    if (is_fnode(o))
+      fs.push_back(static_cast<fnode *>(o));
+  for (fnode *f : fs) {
+    if (rng() % 4 == 0)
+      continue; // a small array
+    std::size_t n = rng() % 3 ? lengths[rng() % std::size(lengths)]
+                              : std::size_t(rng() % (smaller ? 12000 : 40000));
+    f->ints = weft::make_array<std::int32_t>(p, n);
+    for (auto &v : f->ints)
+      v = std::int32_t(rng());
+  }
+  for (fnode *f : fs)
+    if (rng() % 5 == 0)
+      f->ints = fs[rng() % fs.size()]->ints; // one store, two descriptors
+  return root;
+}
+
+// The padding of every odd-length int store reachable from root (the bytes
+// between the data's end and the next word) is zero in a copy.
+inline void expect_store_padding_zero(void *root) {
+  for (void *o : objects_of(root)) {
+    if (!is_fnode(o))
+      continue;
+    auto *f = static_cast<fnode *>(o);
+    std::size_t pad = (8 - f->ints.bytes % 8) % 8;
+    if (!f->ints.data || !pad)
+      continue;
+    const char *end =
+        reinterpret_cast<const char *>(f->ints.data) + f->ints.bytes;
+    for (std::size_t i = 0; i < pad; ++i)
+      EXPECT_EQ(end[i], 0) << "padding byte " << i << " of a store of "
+                           << f->ints.bytes << " bytes";
+  }
 }
 
 } // namespace pt
