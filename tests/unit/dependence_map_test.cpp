@@ -85,12 +85,12 @@ TEST_F(DependenceMap, CollectsRetiredEntriesAndKeepsLiveOnes) {
   dep_domain d;
   std::map<uintptr_t, task *> live;
   uintptr_t next_addr = 64;
-  const int ops = static_cast<int>(40000 * test_scale()) + 20000;
+  const int ops = static_cast<int>(40000 * test_scale()) + 12000;
   for (int op = 0; op < ops; ++op) {
-    // Up to 512 live entries, then up to 4096 (past the log's high mark, see
+    // Up to 512 live entries, then up to 2048 (past the log's high mark, see
     // dep_domain::collect): without collection the table would hold every
     // insertion (tens of thousands).
-    std::size_t cap = op < ops / 2 ? 512 : 4096;
+    std::size_t cap = op < ops / 2 ? 512 : 2048;
     if (live.empty() || (live.size() < cap && rng() % 3 != 0)) {
       // Fresh addresses, some adjacent, some far apart.
       next_addr += rng() % 4 == 0 ? (rng() % 100000) * 8 : 8;

@@ -156,7 +156,7 @@ public:
   // The log's length up to which a record whose task has not retired stops
   // the collection (see collect): the table may then hold up to this many
   // retired entries beyond the live ones.
-  static constexpr std::size_t kLogHigh = 4096;
+  static constexpr std::size_t kLogHigh = 2048;
 
   // Drops the map's references to the entry's tasks and frees its storage
   // (the caller frees its slot).
