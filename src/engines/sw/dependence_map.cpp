@@ -79,17 +79,13 @@ void dep_domain::drop(dep_entry &e, worker &w) {
     release_mutex_group(e.mx);
 }
 
+// The oldest record, whose task has retired: delete its entry if every task
+// in it has retired, else log the entry again under a live member.
 inline void dep_domain::collect_oldest(worker &w) {
   std::size_t mask = log_mask_;
   if (log_size() > kPrefetchAhead)
     __builtin_prefetch(log_[(log_head_ + kPrefetchAhead) & mask].t);
   log_record r = log_[log_head_++ & mask];
-  if (!retired(r.t)) {
-    // The entry has a live task (see log_record): back to the end, with
-    // the record's slot.
-    push_log(r.addr, r.t);
-    return;
-  }
   for (uint32_t i = slot_of(r.addr);; i = (i + 1) & mask_) {
     uintptr_t k = keys_[i];
     WEFT_CHECK(k != 0, "dependence map: logged address %#lx has no entry",
@@ -121,9 +117,27 @@ inline void dep_domain::collect_oldest(worker &w) {
   }
 }
 
+// Up to two of the oldest records per insertion, so that the log shrinks
+// back to kLogSlack once its tasks retire. A record whose task has not
+// retired stops the collection and stays where it is: the records behind
+// it are younger and mostly live too (tasks are stolen oldest first), and
+// sending it to the end of the log only to find it again live cost a lookup
+// per insertion. Past kLogHigh records the live one goes to the end (it
+// keeps its slot) and the next is looked at, which bounds the log (and the
+// table) when one old task stays unfinished while its siblings come and go.
 void dep_domain::collect(worker &w) {
-  collect_oldest(w);
-  collect_oldest(w);
+  for (int n = 0; n < 2; ++n) {
+    const log_record &r = log_[log_head_ & log_mask_];
+    if (!retired(r.t)) {
+      if (log_size() <= kLogHigh)
+        return;
+      log_record live = r;
+      ++log_head_;
+      push_log(live.addr, live.t);
+      continue;
+    }
+    collect_oldest(w);
+  }
 }
 
 // Backward-shift deletion: move later members of the probe run into the

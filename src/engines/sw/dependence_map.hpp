@@ -5,11 +5,13 @@
 // their own, beside the one-cache-line entries: a probe reads 8 bytes a slot,
 // so a table of a few thousand addresses stays in the first-level cache and
 // only the entry found is touched (a lookup that misses touches no entry).
-// A FIFO log of inserted addresses goes with it: each insertion looks at the
-// oldest records and deletes their entries once every task in them has
-// retired (live ones go back to the end of the log; a record whose own task
-// has not retired goes back without a lookup). The table thus stays a
-// few times the number of unfinished accesses, without sweeps.
+// A FIFO log of inserted addresses goes with it: each insertion looks at up
+// to two of the oldest records and deletes their entries once every task in
+// them has retired (an entry with a live task is logged again under it). A
+// record whose own task has not retired ends the look, without a lookup, and
+// stays at the head (past kLogHigh records it goes to the end instead). The
+// table thus stays a few times the number of unfinished accesses, without
+// sweeps.
 #pragma once
 
 #include "core/task.hpp"
@@ -114,7 +116,7 @@ public:
   // The entry for addr, created empty (kind none) if absent. May delete dead
   // entries and grow: pointers to other entries are then invalid.
   dep_entry &find_or_insert(uintptr_t addr, worker &w) {
-    if (log_size() > kLogSlack)
+    if (log_size() > kLogSlack && collect_due())
       collect(w);
     uint32_t i = slot_of(addr);
     for (;; i = (i + 1) & mask_) {
@@ -151,6 +153,11 @@ public:
   void clear(worker &w);
   uint32_t size() const { return used_; }
 
+  // The log's length up to which a record whose task has not retired stops
+  // the collection (see collect): the table may then hold up to this many
+  // retired entries beyond the live ones.
+  static constexpr std::size_t kLogHigh = 2048;
+
   // Drops the map's references to the entry's tasks and frees its storage
   // (the caller frees its slot).
   static void drop(dep_entry &e, worker &w);
@@ -177,8 +184,16 @@ private:
       grow_log();
     log_[log_tail_++ & log_mask_] = {addr, t};
   }
-  void collect(worker &w); // the two oldest records
-  void collect_oldest(worker &w);
+  // Whether collect would do anything: the oldest record's task has retired,
+  // or the log is past its high mark (a live head ends the collection below
+  // it; the check is inline, as most insertions on a busy map meet one).
+  bool collect_due() const {
+    const task *t = log_[log_head_ & log_mask_].t;
+    return (t->succ_state.load(std::memory_order_acquire) & kSuccClosed) ||
+           log_size() > kLogHigh;
+  }
+  void collect(worker &w);        // up to two of the oldest records
+  void collect_oldest(worker &w); // the oldest, its task retired
   void erase_slot(uint32_t i);
   void grow();
   void grow_log();
