@@ -466,40 +466,40 @@ inline constexpr bool remote_ok = [] {
          (std::is_void_v<R> || std::is_trivially_copyable_v<R>);
 }();
 
-// Runs on the target rank, on the worker that started the arrived call (a
-// task of its own, core/inbox.hpp): rebuilds f from its captured bytes and
-// runs f(copy) there and then (no task spawned for it: the call is one
-// already); the result goes back to `from`.
+// Runs on the target rank: rebuilds f from its captured bytes and spawns
+// f(copy) as a task whose result goes back to `from`.
 template <class T, class F>
 void serve_remote(int from, std::uint64_t seq, void *root, graph_buffer b,
                   const void *captures, std::size_t) {
   using R = std::invoke_result_t<F &, T *>;
   alignas(F) unsigned char raw[sizeof(F)];
   std::memcpy(raw, captures, sizeof(F));
-  F &f = *std::launder(reinterpret_cast<F *>(raw));
   graph<T> c(static_cast<T *>(root), b);
-  const dist_ops *d = dist();
-  int prev = swap_here(d->rank);
-  try {
-    if constexpr (std::is_void_v<R>) {
-      f(c.get());
-      c.reset();
-      d->reply_value(from, seq, nullptr, 0);
-    } else if constexpr (std::is_pointer_v<R>) {
-      R r = f(c.get());
-      d->reply_graph(from, seq, r); // copies r's graph before it returns
-      c.reset();
-    } else {
-      R v = f(c.get());
-      c.reset();
-      d->reply_value(from, seq, &v, sizeof v);
+  weft::spawn([from, seq, f = *std::launder(reinterpret_cast<F *>(raw)),
+               c = std::move(c)]() mutable {
+    const dist_ops *d = dist();
+    int prev = swap_here(d->rank);
+    try {
+      if constexpr (std::is_void_v<R>) {
+        f(c.get());
+        c.reset();
+        d->reply_value(from, seq, nullptr, 0);
+      } else if constexpr (std::is_pointer_v<R>) {
+        R r = f(c.get());
+        d->reply_graph(from, seq, r); // copies r's graph before it returns
+        c.reset();
+      } else {
+        R v = f(c.get());
+        c.reset();
+        d->reply_value(from, seq, &v, sizeof v);
+      }
+    } catch (const std::exception &e) {
+      d->reply_error(from, seq, e.what());
+    } catch (...) {
+      d->reply_error(from, seq, "an exception not derived from std::exception");
     }
-  } catch (const std::exception &e) {
-    d->reply_error(from, seq, e.what());
-  } catch (...) {
-    d->reply_error(from, seq, "an exception not derived from std::exception");
-  }
-  swap_here(prev);
+    swap_here(prev);
+  });
 }
 
 template <class T, class F> struct remote_entry {

@@ -589,11 +589,7 @@ bool worker::run_external() {
   if (tied_limit())
     return false;
   inbox_job *j = team_->external().take();
-  return j && run_job(j);
-}
-
-bool worker::run_job(inbox_job *j) {
-  if (tied_limit())
+  if (!j)
     return false;
   // A task of its own on this stack: in no taskgroup (no cancellation
   // skips it) and not counted as a child of the task that was waiting here.

@@ -9,8 +9,6 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <stdexcept>
@@ -271,10 +269,9 @@ std::uint64_t tree_value(std::uint64_t seed, int depth, int world) {
   return v;
 }
 
-// Calls received by a waiting worker run on it directly; those the progress
-// thread receives go through the inbox: random trees of nested calls from
-// concurrent tasks mix both (and calls back to rank 0, which waits in them)
-// and must give the serial values.
+// Random trees of nested calls from concurrent tasks (calls back to rank
+// 0, which waits in them; calls that wait inside calls) must give the
+// serial values, at one worker per rank too (dist.at.np2.t1).
 TEST(Dist, RandomNestedCallTreesDirectAndQueued) {
   const int world = weft::num_places();
   const int tasks = 6, trees = int(8 * scale()) + 1;
@@ -303,7 +300,7 @@ TEST(Dist, RandomNestedCallTreesDirectAndQueued) {
   // Rank 0 served calls too (the trees call back).
   EXPECT_GT(after.calls_received, before.calls_received);
   std::printf("nested trees: rank 0 received %llu calls, %llu of them by "
-              "a waiting thread (run there)\n",
+              "a waiting thread\n",
               static_cast<unsigned long long>(after.calls_received -
                                               before.calls_received),
               static_cast<unsigned long long>(after.calls_polled -
