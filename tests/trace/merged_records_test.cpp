@@ -717,8 +717,13 @@ TEST(MergedRecords, RecorderWritesATaskRunInPlaceAsOneRecord) {
       }
     }
     std::map<kind, std::size_t> k = kinds_in(path);
-    EXPECT_GE(inl, std::size_t(n) / 2) << threads;
-    EXPECT_GE(ended, inl / 2) << threads;
+    // At one thread the throttle runs most of them in place; at two how
+    // many depends on whether the second worker keeps up (the machine's
+    // load), so only the records' consistency is checked there.
+    if (threads == 1) {
+      EXPECT_GE(inl, std::size_t(n) / 2);
+      EXPECT_GE(ended, inl / 2);
+    }
     EXPECT_EQ(k[kind::task_create], std::size_t(threads)) << threads;
     EXPECT_EQ(k[kind::task_end],
               k[kind::task_run] + k[kind::task_begin] + (inl - ended))
