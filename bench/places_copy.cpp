@@ -160,26 +160,24 @@ void BM_single_object_memcpy(benchmark::State &st) {
   memcpy_loop(st, words, 8 * words);
 }
 
-void BM_prim_array_weft(benchmark::State &st) {
+// A primitive array of st.range(0) doubles copied by weft, directly or
+// through the intermediate buffer.
+void prim_array_copy(benchmark::State &st, bool intermediate) {
   init_places();
   auto n = std::size_t(st.range(0));
   auto *a = weft::make<prim_array>(src);
   a->xs = weft::make_array<double>(src, n);
   for (std::size_t i = 0; i < n; ++i)
     a->xs[i] = double(i);
-  weft_copy(st, a, n, weft::copy_map::linear);
+  weft_copy(st, a, n, weft::copy_map::linear, intermediate);
 }
+
+void BM_prim_array_weft(benchmark::State &st) { prim_array_copy(st, false); }
 
 // The inter-memory variant (NEMESYS 4.2): stores of 16 KiB or more go from
 // their sources straight into the destination, the rest through G*.
 void BM_prim_array_weft_intermediate(benchmark::State &st) {
-  init_places();
-  auto n = std::size_t(st.range(0));
-  auto *a = weft::make<prim_array>(src);
-  a->xs = weft::make_array<double>(src, n);
-  for (std::size_t i = 0; i < n; ++i)
-    a->xs[i] = double(i);
-  weft_copy(st, a, n, weft::copy_map::linear, true);
+  prim_array_copy(st, true);
 }
 
 void BM_prim_array_memcpy(benchmark::State &st) {

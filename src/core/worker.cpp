@@ -344,20 +344,24 @@ task *worker::new_inline_task(uint32_t d) {
   return t;
 }
 
+__attribute__((noinline)) void worker::wait_inline_children(task &t) {
+  auto done = [&t] {
+    return finished_children(t.children.load(std::memory_order_acquire)) ==
+           t.created;
+  };
+  if (!done()) {
+    t.children.fetch_or(kChildWaiting | (uint64_t(id_) << kChildWaiterShift),
+                        std::memory_order_seq_cst);
+    wait_until(done);
+  }
+}
+
 __attribute__((noinline)) void worker::end_inline(task &t) {
   if (t.cur_group)
     fatal("a task returned with an open taskgroup");
   if (t.created != 0) {
     // Children point at this descriptor: they must finish first.
-    auto done = [&t] {
-      return finished_children(t.children.load(std::memory_order_acquire)) ==
-             t.created;
-    };
-    if (!done()) {
-      t.children.fetch_or(kChildWaiting | (uint64_t(id_) << kChildWaiterShift),
-                          std::memory_order_seq_cst);
-      wait_until(done);
-    }
+    wait_inline_children(t);
     // Every count has been added (done): nobody touches the word again.
     t.children.store(kChildBias, std::memory_order_relaxed);
     t.created = 0;
@@ -410,18 +414,8 @@ __attribute__((always_inline)) inline void worker::run_inline_task(task &t) {
   task_data_ = prev_data;
   if (t.cur_group)
     fatal("a task returned with an open taskgroup");
-  if (t.created != 0) {
-    // Children point at this stack frame: they must finish first.
-    auto done = [&t] {
-      return finished_children(t.children.load(std::memory_order_acquire)) ==
-             t.created;
-    };
-    if (!done()) {
-      t.children.fetch_or(kChildWaiting | (uint64_t(id_) << kChildWaiterShift),
-                          std::memory_order_seq_cst);
-      wait_until(done);
-    }
-  }
+  if (t.created != 0) // children point at this stack frame
+    wait_inline_children(t);
   if (t.domain)
     rt_.engine().task_end(*this, &t);
   current_ = parent;

@@ -218,6 +218,8 @@ private:
   // open taskgroup (fatal), children to wait for, a dependence domain, an
   // exception of a child. Leaves t as new_inline_task made it.
   void end_inline(task &t);
+  // Until every child of t, a task run inline here, has finished.
+  void wait_inline_children(task &t);
   void finish(task *t);
   void complete(task *t); // retirement and counts (after a detach event)
   void end_task_data();

@@ -38,6 +38,18 @@ void thread_decoder::overhead(std::vector<record> &out, overhead_kind k,
                        start, task, end > start ? end - start : 0});
 }
 
+void thread_decoder::run_span(std::vector<record> &out, record e,
+                              uint64_t begin, uint64_t end) {
+  e.type = kind::task_begin;
+  e.count = 0;
+  e.arg = 0;
+  e.time = next_ns(begin);
+  out.push_back(e);
+  e.type = kind::task_end;
+  e.time = next_ns(end);
+  out.push_back(e);
+}
+
 std::string thread_decoder::add(const record &r, std::vector<record> &out) {
   if (r.type < kind::task_create || r.type > last_kind_)
     return "unknown record kind " + std::to_string(int(r.type));
@@ -116,14 +128,7 @@ std::string thread_decoder::add(const record &r, std::vector<record> &out) {
   }
   case kind::task_exec:
     overhead(out, overhead_kind::schedule, r.task, r.arg, r.time);
-    e.type = kind::task_begin;
-    e.count = 0;
-    e.arg = 0;
-    e.time = next_ns(r.time);
-    out.push_back(e);
-    e.type = kind::task_end;
-    e.time = next_ns(r.time + r.count);
-    out.push_back(e);
+    run_span(out, e, r.time, r.time + r.count);
     return {};
   case kind::task_inline:
     if (r.sub & 0x70)
@@ -152,22 +157,10 @@ std::string thread_decoder::add(const record &r, std::vector<record> &out) {
     e.task = r.task & 0xffffffffu;
     overhead(out, overhead_kind::schedule, e.task,
              r.time - exec2_field(r.arg, 0), r.time);
-    e.type = kind::task_begin;
-    e.count = 0;
-    e.arg = 0;
-    e.time = next_ns(r.time);
-    out.push_back(e);
-    e.type = kind::task_end;
-    e.time = next_ns(end1);
-    out.push_back(e);
+    run_span(out, e, r.time, end1);
     overhead(out, overhead_kind::schedule, id2, end1, at2);
     e.task = id2;
-    e.type = kind::task_begin;
-    e.time = next_ns(at2);
-    out.push_back(e);
-    e.type = kind::task_end;
-    e.time = next_ns(at2 + exec2_field(r.arg, 2));
-    out.push_back(e);
+    run_span(out, e, at2, at2 + exec2_field(r.arg, 2));
     return {};
   }
   case kind::task_run:

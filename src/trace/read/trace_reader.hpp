@@ -48,6 +48,10 @@ private:
                 uint64_t from, uint64_t to);
   // After the last dep record of a task_spawn: its spawn segment.
   void deps_done(std::vector<record> &out);
+  // e (its task and thread set) as a task_begin at ticks `begin` and a
+  // task_end at ticks `end`.
+  void run_span(std::vector<record> &out, record e, uint64_t begin,
+                uint64_t end);
 
   uint64_t tick0_;
   double ns_per_tick_;
