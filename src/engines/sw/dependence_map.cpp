@@ -13,10 +13,6 @@ namespace {
 constexpr uint32_t kMinCapacity = 128;
 constexpr uint32_t kShrinkAbove = 4096;
 
-bool retired(const task *t) {
-  return t->succ_state.load(std::memory_order_acquire) & kSuccClosed;
-}
-
 bool entry_dead(const dep_entry &e) {
   for (uint32_t i = 0; i < e.cur_n; ++i)
     if (!retired(e.cur(i)))

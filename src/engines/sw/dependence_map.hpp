@@ -23,6 +23,12 @@
 
 namespace weft {
 
+// Whether t has retired: its successor list is closed, so the map's
+// references to it order nothing any more.
+inline bool retired(const task *t) {
+  return t->succ_state.load(std::memory_order_acquire) & kSuccClosed;
+}
+
 class worker;
 
 // Access classes: tasks of one class on one address form a *stage*; a new
@@ -188,9 +194,7 @@ private:
   // or the log is past its high mark (a live head ends the collection below
   // it; the check is inline, as most insertions on a busy map meet one).
   bool collect_due() const {
-    const task *t = log_[log_head_ & log_mask_].t;
-    return (t->succ_state.load(std::memory_order_acquire) & kSuccClosed) ||
-           log_size() > kLogHigh;
+    return retired(log_[log_head_ & log_mask_].t) || log_size() > kLogHigh;
   }
   void collect(worker &w);        // up to two of the oldest records
   void collect_oldest(worker &w); // the oldest, its task retired

@@ -133,7 +133,7 @@ void sw_engine::apply(worker &w, dep_entry &e, access acc, linker &l,
       uint32_t keep = 0;
       for (uint32_t i = 0; i < e.cur_n; ++i) {
         task *m = e.cur(i);
-        if (m->succ_state.load(std::memory_order_acquire) & kSuccClosed) {
+        if (retired(m)) {
           map_release(m, w);
           continue;
         }
@@ -279,9 +279,6 @@ __attribute__((noinline)) bool ready_from(dep_domain &dom, dep_entry *e,
       e = dom.find(reinterpret_cast<uintptr_t>(deps[i].addr));
     if (!e || e->cur_n == 0)
       continue;
-    auto retired = [](task *m) {
-      return m->succ_state.load(std::memory_order_acquire) & kSuccClosed;
-    };
     // The members a submitted task would follow (see apply): the stage
     // before a concurrent stage it joins, else the current stage (whose
     // members follow the stage before them).
