@@ -339,9 +339,9 @@ template <registered T, class... A> T *make(place p, A &&...args) {
 /// the next make of the same size. Nothing may point to it any more (the
 /// objects it points to are not freed). Throws std::invalid_argument naming
 /// the pointer when obj is not a live object made by make (null, released
-/// already, outside every arena, inside a received graph, another type).
-/// An object inside a graph copied by weft::copy is not told apart from a
-/// made one: release only what make returned.
+/// already, outside every arena, another type, inside a copied graph: a
+/// graph copied by weft::copy or at() is released whole, by
+/// weft::release(graph), or by at() when f returns for its closure copy).
 template <registered T> void release(T *obj) {
   detail::free_object("weft::release", obj, type_registration<T>::id);
 }

@@ -89,6 +89,10 @@ void arena::free_extent(char *p, std::size_t bytes, bool starts_clear) {
   if (!starts_clear)
     clear_starts(p, bytes);
   std::lock_guard<std::mutex> lk(lock_);
+  give_back(p, bytes);
+}
+
+void arena::give_back(char *p, std::size_t bytes) {
   std::size_t off = static_cast<std::size_t>(p - base_);
   auto next = free_.lower_bound(off);
   if (next != free_.end() && next->first == off + bytes) {
@@ -115,24 +119,36 @@ void arena::free_extent(char *p, std::size_t bytes, bool starts_clear) {
 
 char *arena::alloc_small(std::size_t bytes) {
   std::lock_guard<std::mutex> lk(lock_);
+  if (bytes > kOwnExtentBytes) // an extent of its own, as free_small frees it
+    return take((bytes + kExtentAlign - 1) & ~(kExtentAlign - 1));
   if (!small_free_.empty()) {
     auto it = small_free_.find(bytes);
     if (it != small_free_.end() && !it->second.empty()) {
       char *p = it->second.back();
       it->second.pop_back();
+      small_free_bytes_ -= bytes;
       return p;
     }
   }
   if (static_cast<std::size_t>(chunk_end_ - chunk_) < bytes) {
-    std::size_t want = bytes > kChunkBytes / 4 ? bytes : kChunkBytes;
-    want = (want + kExtentAlign - 1) & ~(kExtentAlign - 1);
-    char *c = take(want);
+    char *c = take(kChunkBytes);
     if (!c)
       return nullptr;
-    if (want == bytes || bytes > kChunkBytes / 4)
-      return c; // a large object gets an extent of its own
+    if (chunk_ < chunk_end_) {
+      // The old chunk's rest: its 64-byte aligned part back to the
+      // extents, the words before that kept as a free block of their size
+      // (no block start was ever marked in the rest).
+      std::size_t off = static_cast<std::size_t>(chunk_ - base_);
+      char *a = base_ + ((off + kExtentAlign - 1) & ~(kExtentAlign - 1));
+      if (a > chunk_) {
+        small_free_[std::size_t(a - chunk_)].push_back(chunk_);
+        small_free_bytes_ += std::size_t(a - chunk_);
+      }
+      if (a < chunk_end_)
+        give_back(a, std::size_t(chunk_end_ - a));
+    }
     chunk_ = c;
-    chunk_end_ = c + want;
+    chunk_end_ = c + kChunkBytes;
   }
   char *p = chunk_;
   chunk_ += bytes;
@@ -140,18 +156,46 @@ char *arena::alloc_small(std::size_t bytes) {
 }
 
 void arena::free_small(char *p, std::size_t bytes) {
-  if (bytes > kChunkBytes / 4) { // it had an extent of its own
+  if (bytes > kOwnExtentBytes) { // it had an extent of its own
     free_extent(p, bytes);
     return;
   }
   clear_starts(p, bytes);
   std::lock_guard<std::mutex> lk(lock_);
   small_free_[bytes].push_back(p);
+  small_free_bytes_ += bytes;
 }
 
 std::size_t arena::used() const {
   std::lock_guard<std::mutex> lk(lock_);
-  return top_ - free_total_;
+  return top_ - free_total_ - small_free_bytes_ -
+         static_cast<std::size_t>(chunk_end_ - chunk_);
+}
+
+void arena::add_graph(const char *p, std::size_t bytes) {
+  std::lock_guard<std::mutex> lk(lock_);
+  graphs_.emplace(static_cast<std::size_t>(p - base_), bytes);
+}
+
+void arena::free_graph(char *p, std::size_t bytes, bool starts_clear) {
+  {
+    std::lock_guard<std::mutex> lk(lock_);
+    graphs_.erase(static_cast<std::size_t>(p - base_));
+  }
+  free_extent(p, bytes, starts_clear);
+}
+
+arena::span arena::graph_holding(const void *p) const {
+  std::size_t off =
+      static_cast<std::size_t>(static_cast<const char *>(p) - base_);
+  std::lock_guard<std::mutex> lk(lock_);
+  auto it = graphs_.upper_bound(off);
+  if (it == graphs_.begin())
+    return {nullptr, 0};
+  --it;
+  if (off >= it->first + it->second)
+    return {nullptr, 0};
+  return {base_ + it->first, it->second};
 }
 
 std::size_t arena::free_bytes() const {

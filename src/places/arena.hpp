@@ -40,13 +40,19 @@ public:
   // never marked: an intermediate buffer), so the bitmap is left alone.
   void free_extent(char *p, std::size_t bytes, bool starts_clear = false);
   // `bytes` (a multiple of 8) from the blocks of that size freed before, or
-  // the bump chunk; nullptr when full.
+  // the bump chunk; nullptr when full. A block above kOwnExtentBytes gets
+  // an extent of its own, never a piece of the chunk (free_small frees it
+  // as one).
   char *alloc_small(std::size_t bytes);
+  static constexpr std::size_t kOwnExtentBytes = std::size_t(1) << 18;
   // Gives back a block of alloc_small(bytes) (its start mark cleared): kept
   // for the next alloc_small of the same size, or freed as an extent when
   // it had one of its own.
   void free_small(char *p, std::size_t bytes);
-  // Bytes handed out (extents, chunks, holes between them).
+  // Bytes in live blocks and graph buffers (rounded up to 64 for extents):
+  // what the extent allocator handed out, less its holes, the blocks kept
+  // on the free lists for reuse and the rest of the bump chunk. Releasing
+  // everything made since a moment brings it back to its value then.
   std::size_t used() const;
   std::size_t free_bytes() const;
 
@@ -67,6 +73,17 @@ public:
   // Clears them again, block by block while the headers are intact (false:
   // one is not, and [p, p + bytes) is left to clear_starts).
   bool clear_blocks(const char *p, std::size_t bytes);
+  // A copied graph's buffer (an extent, weft::graph owns it): add_graph
+  // after the copy; free_graph forgets it and frees the extent.
+  // graph_holding: the buffer [start, start + bytes) holding p, or
+  // {nullptr, 0} (p is in no copied graph of this arena).
+  void add_graph(const char *p, std::size_t bytes);
+  void free_graph(char *p, std::size_t bytes, bool starts_clear);
+  struct span {
+    const char *start;
+    std::size_t bytes;
+  };
+  span graph_holding(const void *p) const;
   // Whether p lies past the extent allocator's part (a remote-put region).
   bool in_remote_part(const void *p) const {
     return contains(p) && static_cast<const char *>(p) >= base_ + limit_;
@@ -76,7 +93,8 @@ private:
   std::size_t granule(const void *p) const {
     return static_cast<std::size_t>(static_cast<const char *>(p) - base_) / 8;
   }
-  char *take(std::size_t bytes); // under lock_
+  char *take(std::size_t bytes);              // under lock_
+  void give_back(char *p, std::size_t bytes); // under lock_ (64-aligned)
   void make_starts();
 
   int place_;
@@ -92,6 +110,8 @@ private:
   std::size_t free_total_ = 0;
   char *chunk_ = nullptr, *chunk_end_ = nullptr;
   std::map<std::size_t, std::vector<char *>> small_free_; // by size
+  std::size_t small_free_bytes_ = 0;
+  std::map<std::size_t, std::size_t> graphs_; // offset -> bytes, live copies
 };
 
 } // namespace weft::places

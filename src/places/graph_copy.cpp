@@ -512,6 +512,7 @@ void *copy_graph(const char *call, int p, const void *root,
     dst.free_extent(buf, g.bytes);
     throw;
   }
+  dst.add_graph(buf, g.bytes); // its blocks are the graph's, not make's
   *out = {p, buf, g.bytes, g.objects};
   return r;
 }
@@ -531,7 +532,7 @@ void release_graph(graph_buffer *b) {
   // headers, not the bitmap over every byte (as unmark_graph).
   bool cleared = b->objects * kUnmarkWalkBytes < b->bytes &&
                  a.clear_blocks(base, b->bytes);
-  a.free_extent(base, b->bytes, cleared);
+  a.free_graph(base, b->bytes, cleared);
 }
 
 graph_size measure_for(const char *call, const void *root) {

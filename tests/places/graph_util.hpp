@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
@@ -262,19 +263,64 @@ inline void *large_array_graph(std::mt19937_64 &rng, weft::place p,
   for (void *o : objects_of(root))
     if (is_fnode(o))
       fs.push_back(static_cast<fnode *>(o));
+  // A store no other node's descriptor holds is released when its node
+  // takes another: every store made stays reachable (release_made).
+  auto drop = [&](fnode *f) {
+    for (fnode *o : fs)
+      if (o != f && o->ints.data == f->ints.data)
+        return;
+    weft::release(f->ints);
+  };
   for (fnode *f : fs) {
     if (rng() % 4 == 0)
       continue; // a small array
     std::size_t n = rng() % 3 ? lengths[rng() % std::size(lengths)]
                               : std::size_t(rng() % (smaller ? 12000 : 40000));
+    drop(f);
     f->ints = weft::make_array<std::int32_t>(p, n);
     for (auto &v : f->ints)
       v = std::int32_t(rng());
   }
   for (fnode *f : fs)
-    if (rng() % 5 == 0)
-      f->ints = fs[rng() % fs.size()]->ints; // one store, two descriptors
+    if (rng() % 5 == 0) {
+      fnode *o = fs[rng() % fs.size()];
+      if (o->ints.data != f->ints.data) {
+        drop(f);
+        f->ints = o->ints; // one store, two descriptors
+      }
+    }
   return root;
+}
+
+// Releases every object and store reachable from root (each store once,
+// however many descriptors share it), as made by random_graph or
+// large_array_graph, in an order drawn from rng. The graph must not be
+// used afterwards.
+inline void release_made(void *root, std::mt19937_64 &rng) {
+  std::vector<void *> objs = objects_of(root);
+  std::vector<weft::array<std::int32_t>> ints;
+  std::vector<weft::array<void *>> kids;
+  std::unordered_set<const void *> seen;
+  for (void *o : objs) {
+    if (!is_fnode(o))
+      continue;
+    auto *f = static_cast<fnode *>(o);
+    if (f->ints.data && seen.insert(f->ints.data).second)
+      ints.push_back(f->ints);
+    if (f->kids.data && seen.insert(f->kids.data).second)
+      kids.push_back(f->kids);
+  }
+  std::shuffle(objs.begin(), objs.end(), rng);
+  for (auto &a : ints)
+    weft::release(a);
+  for (auto &a : kids)
+    weft::release(a);
+  for (void *o : objs) {
+    if (is_fnode(o))
+      weft::release(static_cast<fnode *>(o));
+    else
+      weft::release(static_cast<leaf *>(o));
+  }
 }
 
 // The padding of every odd-length int store reachable from root (the bytes
