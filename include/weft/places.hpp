@@ -82,7 +82,10 @@ struct worker_range {
 /// Place p's workers (see the top of this header); {0, 0} before weft runs.
 /// Throws std::invalid_argument for a place that does not exist.
 WEFT_API worker_range place_workers(place p);
-/// Bytes allocated in place p's arena (objects, copies, free-list holes).
+/// Bytes live in place p's arena: objects and stores made and not released,
+/// copied graphs not released (blocks of their own rounded up to 64
+/// bytes). Released blocks kept for reuse are not counted: releasing what
+/// was made since a moment brings it back to its value then.
 WEFT_API std::size_t place_bytes_used(place p);
 
 /// An array descriptor (3 words): the backing store, the element count and

@@ -42,9 +42,17 @@ arena::arena(int place, char *memory, std::size_t capacity, std::size_t managed)
 
 void arena::make_starts() {
   starts_bytes_ = (cap_ / 8 + 63) / 64 * 8;
+  in_graph_bytes_ = (cap_ / kExtentAlign + 63) / 64 * 8;
   try {
     starts_ = static_cast<std::atomic<std::uint64_t> *>(
         reserve(starts_bytes_, "start bitmap", place_));
+    try {
+      in_graph_ = static_cast<std::atomic<std::uint64_t> *>(
+          reserve(in_graph_bytes_, "copied-graph bitmap", place_));
+    } catch (...) {
+      munmap(starts_, starts_bytes_);
+      throw;
+    }
   } catch (...) {
     if (owned_)
       munmap(base_, cap_);
@@ -53,6 +61,7 @@ void arena::make_starts() {
 }
 
 arena::~arena() {
+  munmap(in_graph_, in_graph_bytes_);
   munmap(starts_, starts_bytes_);
   if (owned_)
     munmap(base_, cap_);
@@ -172,35 +181,30 @@ std::size_t arena::used() const {
          static_cast<std::size_t>(chunk_end_ - chunk_);
 }
 
-void arena::add_graph(const char *p, std::size_t bytes) {
-  std::lock_guard<std::mutex> lk(lock_);
-  graphs_.emplace(static_cast<std::size_t>(p - base_), bytes);
-}
-
-void arena::free_graph(char *p, std::size_t bytes, bool starts_clear) {
-  {
-    std::lock_guard<std::mutex> lk(lock_);
-    graphs_.erase(static_cast<std::size_t>(p - base_));
-  }
-  free_extent(p, bytes, starts_clear);
-}
-
-arena::span arena::graph_holding(const void *p) const {
-  std::size_t off =
-      static_cast<std::size_t>(static_cast<const char *>(p) - base_);
-  std::lock_guard<std::mutex> lk(lock_);
-  auto it = graphs_.upper_bound(off);
-  if (it == graphs_.begin())
-    return {nullptr, 0};
-  --it;
-  if (off >= it->first + it->second)
-    return {nullptr, 0};
-  return {base_ + it->first, it->second};
-}
-
 std::size_t arena::free_bytes() const {
   std::lock_guard<std::mutex> lk(lock_);
   return limit_ - top_ + free_total_;
+}
+
+void arena::free_graph(char *p, std::size_t bytes, bool starts_clear) {
+  graph_bits(p, bytes, false);
+  free_extent(p, bytes, starts_clear);
+}
+
+void arena::graph_bits(const void *p, std::size_t bytes, bool set) {
+  std::size_t g = granule(p) / 8;
+  std::size_t e = g + (bytes + kExtentAlign - 1) / kExtentAlign;
+  while (g < e) {
+    std::size_t w = g / 64, lo = g % 64;
+    std::size_t hi = std::min<std::size_t>(64, lo + (e - g));
+    std::uint64_t bits =
+        (hi == 64 ? ~0ull : (1ull << hi) - 1) & ~((1ull << lo) - 1);
+    if (set)
+      in_graph_[w].fetch_or(bits, std::memory_order_relaxed);
+    else
+      in_graph_[w].fetch_and(~bits, std::memory_order_relaxed);
+    g += hi - lo;
+  }
 }
 
 void arena::clear_starts(const void *p, std::size_t bytes) {

@@ -74,16 +74,17 @@ public:
   // one is not, and [p, p + bytes) is left to clear_starts).
   bool clear_blocks(const char *p, std::size_t bytes);
   // A copied graph's buffer (an extent, weft::graph owns it): add_graph
-  // after the copy; free_graph forgets it and frees the extent.
-  // graph_holding: the buffer [start, start + bytes) holding p, or
-  // {nullptr, 0} (p is in no copied graph of this arena).
-  void add_graph(const char *p, std::size_t bytes);
+  // after the copy marks its 64-byte granules in a second bitmap;
+  // free_graph clears them and frees the extent; in_graph(p): p lies in
+  // the buffer of a live copied graph.
+  void add_graph(const char *p, std::size_t bytes) {
+    graph_bits(p, bytes, true);
+  }
   void free_graph(char *p, std::size_t bytes, bool starts_clear);
-  struct span {
-    const char *start;
-    std::size_t bytes;
-  };
-  span graph_holding(const void *p) const;
+  bool in_graph(const void *p) const {
+    std::size_t g = granule(p) / 8;
+    return (in_graph_[g / 64].load(std::memory_order_relaxed) >> (g % 64)) & 1;
+  }
   // Whether p lies past the extent allocator's part (a remote-put region).
   bool in_remote_part(const void *p) const {
     return contains(p) && static_cast<const char *>(p) >= base_ + limit_;
@@ -96,12 +97,15 @@ private:
   char *take(std::size_t bytes);              // under lock_
   void give_back(char *p, std::size_t bytes); // under lock_ (64-aligned)
   void make_starts();
+  void graph_bits(const void *p, std::size_t bytes, bool set);
 
   int place_;
   std::size_t cap_;
   char *base_;
   std::atomic<std::uint64_t> *starts_;
   std::size_t starts_bytes_;
+  std::atomic<std::uint64_t> *in_graph_; // a bit per 64 bytes
+  std::size_t in_graph_bytes_;
   std::size_t limit_; // the extent allocator's end (cap_ when owned)
   bool owned_ = true;
   mutable std::mutex lock_;
@@ -111,7 +115,6 @@ private:
   char *chunk_ = nullptr, *chunk_end_ = nullptr;
   std::map<std::size_t, std::vector<char *>> small_free_; // by size
   std::size_t small_free_bytes_ = 0;
-  std::map<std::size_t, std::size_t> graphs_; // offset -> bytes, live copies
 };
 
 } // namespace weft::places

@@ -277,13 +277,13 @@ arena &made_block(const char *call, const void *payload, std::size_t header,
     bad("is not the start of a block made by make (it lies in a received "
         "graph, or is unaligned)");
   const char *block = static_cast<const char *>(payload) - header;
-  if (arena::span g = a->graph_holding(payload); g.start) {
+  if (a->in_graph(payload)) {
     char text[160];
     std::snprintf(text, sizeof text,
-                  "lies in a graph copied into place %d (its buffer %p, %zu "
-                  "bytes): a weft::graph owns it; release the graph "
-                  "(weft::release(graph)), which frees all its blocks",
-                  a->place(), static_cast<const void *>(g.start), g.bytes);
+                  "lies in a graph copied into place %d: a weft::graph owns "
+                  "it; release the graph (weft::release(graph)), which frees "
+                  "all its blocks",
+                  a->place());
     bad(text);
   }
   if (!a->contains(block) || !a->is_start(block))
