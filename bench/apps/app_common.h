@@ -254,6 +254,57 @@ static inline void app_report(const app_ctx *a, const char *runtime) {
          a->threads, a->tasks, runtime, a->time_s, a->serial_s);
 }
 
+/* Per-task timing, for measurement only (bench/apps/task_times.py): with
+ * APP_TASK_TIMES=FILE set, app_task_times_open(a, n) allocates room for n
+ * tasks, each task brackets its kernel with app_task_begin() and
+ * app_task_end(i, t) (i: the task's creation rank, unique), and
+ * app_task_times_write(a, t0, t1) writes "region t0 t1" and one line "i
+ * thread start end" per task (omp_get_wtime seconds). Unset (the default),
+ * each call is a load and a predicted branch and nothing is written. */
+typedef struct app_task_time {
+  int thread;
+  double start, end;
+} app_task_time;
+static app_task_time *app_tt;
+static long app_tt_n;
+
+static inline void app_task_times_open(const app_ctx *a, long n) {
+  if (!getenv("APP_TASK_TIMES"))
+    return;
+  app_tt = (app_task_time *)app_alloc(a, sizeof(app_task_time) * (size_t)n);
+  app_tt_n = n;
+}
+
+static inline double app_task_begin(void) {
+  return app_tt ? omp_get_wtime() : 0.0;
+}
+
+static inline void app_task_end(long i, double start) {
+  if (!app_tt)
+    return;
+  if (i < 0 || i >= app_tt_n) {
+    fprintf(stderr, "app_task_end: task rank %ld outside [0, %ld)\n", i,
+            app_tt_n);
+    abort();
+  }
+  app_tt[i] = (app_task_time){omp_get_thread_num(), start, omp_get_wtime()};
+}
+
+static inline void app_task_times_write(const app_ctx *a, double t0,
+                                        double t1) {
+  if (!app_tt)
+    return;
+  const char *path = getenv("APP_TASK_TIMES");
+  FILE *f = fopen(path, "w");
+  if (!f)
+    app_die(a, "APP_TASK_TIMES=%s: cannot create: %s", path, strerror(errno));
+  fprintf(f, "region %.9f %.9f\n", t0, t1);
+  for (long i = 0; i < app_tt_n; i++)
+    fprintf(f, "%ld %d %.9f %.9f\n", i, app_tt[i].thread, app_tt[i].start,
+            app_tt[i].end);
+  fclose(f);
+}
+
 /* A deterministic pseudo-random stream (splitmix64) for the inputs. */
 static inline uint64_t app_rand(uint64_t *state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15ull);

@@ -152,6 +152,7 @@ int main(int argc, char **argv) {
   a.serial_s = omp_get_wtime() - t0;
 
   app_warm_up(&a);
+  app_task_times_open(&a, (h + bs - 1) / bs);
   long tasks = 0;
   t0 = omp_get_wtime();
 #pragma omp parallel num_threads(a.threads)
@@ -160,12 +161,18 @@ int main(int argc, char **argv) {
     for (long y = 0; y < h; y += bs) {
       long y1 = y + bs < h ? y + bs : h;
 #pragma omp task firstprivate(y, y1) shared(sc, got)
-      render_lines(&sc, got, y, y1);
+      {
+        double ts = app_task_begin();
+        render_lines(&sc, got, y, y1);
+        app_task_end(y / bs, ts);
+      }
       tasks++;
     }
 #pragma omp taskwait
   }
-  a.time_s = omp_get_wtime() - t0;
+  double t1 = omp_get_wtime();
+  a.time_s = t1 - t0;
+  app_task_times_write(&a, t0, t1);
   a.tasks = tasks;
   app_check_ints(&a, "pixel", got, want, (size_t)(w * h), sizeof got[0]);
   app_report(

@@ -112,6 +112,7 @@ int main(int argc, char **argv) {
   a.serial_s = omp_get_wtime() - t0;
 
   app_warm_up(&a);
+  app_task_times_open(&a, iters * 2 * got.nblocks);
   long tasks = 0;
   problem *p = &got;
   t0 = omp_get_wtime();
@@ -124,8 +125,16 @@ int main(int argc, char **argv) {
       for (long b = 0; b < p->nblocks; b++) {
         double *part = &p->part[b * k * PART];
         APP_DEP_ONLY(part);
-#pragma omp task depend(in : centres[0]) depend(out : part[0]) firstprivate(b)
-        assign(p, b);
+        long rank = tasks;
+        /* clang-format off */
+#pragma omp task depend(in : centres[0]) depend(out : part[0]) \
+    firstprivate(b, rank)
+        /* clang-format on */
+        {
+          double ts = app_task_begin();
+          assign(p, b);
+          app_task_end(rank, ts);
+        }
         tasks++;
       }
       for (long s = 1; s < p->nblocks; s *= 2)
@@ -133,19 +142,37 @@ int main(int argc, char **argv) {
           double *into = &p->part[b * k * PART],
                  *from = &p->part[(b + s) * k * PART];
           APP_DEP_ONLY(into), APP_DEP_ONLY(from);
-#pragma omp task depend(inout : into[0]) depend(in : from[0]) firstprivate(b, s)
-          reduce(p, b, b + s);
+          long rank = tasks;
+          /* clang-format off */
+#pragma omp task depend(inout : into[0]) depend(in : from[0]) \
+    firstprivate(b, s, rank)
+          /* clang-format on */
+          {
+            double ts = app_task_begin();
+            reduce(p, b, b + s);
+            app_task_end(rank, ts);
+          }
           tasks++;
         }
       double *total = p->part;
       APP_DEP_ONLY(total);
-#pragma omp task depend(in : total[0]) depend(out : centres[0])
-      update(p);
+      long rank = tasks;
+      /* clang-format off */
+#pragma omp task depend(in : total[0]) depend(out : centres[0]) \
+    firstprivate(rank)
+      /* clang-format on */
+      {
+        double ts = app_task_begin();
+        update(p);
+        app_task_end(rank, ts);
+      }
       tasks++;
     }
 #pragma omp taskwait
   }
-  a.time_s = omp_get_wtime() - t0;
+  double t1 = omp_get_wtime();
+  a.time_s = t1 - t0;
+  app_task_times_write(&a, t0, t1);
   a.tasks = tasks;
   app_check_doubles(&a, "centre", got.centre, want.centre, (size_t)(k * 3));
   app_check_ints(&a, "cluster", got.cluster, want.cluster, (size_t)n,

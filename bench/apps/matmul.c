@@ -50,6 +50,7 @@ int main(int argc, char **argv) {
   ctx.serial_s = omp_get_wtime() - t0;
 
   app_warm_up(&ctx);
+  app_task_times_open(&ctx, nb * nb * nb);
   t0 = omp_get_wtime();
 #pragma omp parallel num_threads(ctx.threads)
 #pragma omp single
@@ -61,13 +62,19 @@ int main(int argc, char **argv) {
           double *cb = BLOCK(got, i, j);
           /* clang-format off */
 #pragma omp task depend(in : ab[0], bb[0]) depend(inout : cb[0]) \
-    firstprivate(ab, bb, cb, bs)
+    firstprivate(ab, bb, cb, bs, i, j, k)
           /* clang-format on */
-          gemm_block(ab, bb, cb, bs);
+          {
+            double ts = app_task_begin();
+            gemm_block(ab, bb, cb, bs);
+            app_task_end((i * nb + j) * nb + k, ts);
+          }
         }
 #pragma omp taskwait
   }
-  ctx.time_s = omp_get_wtime() - t0;
+  double t1 = omp_get_wtime();
+  ctx.time_s = t1 - t0;
+  app_task_times_write(&ctx, t0, t1);
   ctx.tasks = nb * nb * nb;
   app_check_doubles(&ctx, "C", got, want, total);
   app_report(

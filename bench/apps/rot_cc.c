@@ -97,6 +97,8 @@ int main(int argc, char **argv) {
   a.serial_s = omp_get_wtime() - t0;
 
   app_warm_up(&a);
+  long nblk = (h + bs - 1) / bs;
+  app_task_times_open(&a, 2 * frames * nblk);
   long tasks = 0;
   t0 = omp_get_wtime();
 #pragma omp parallel num_threads(a.threads)
@@ -107,18 +109,32 @@ int main(int argc, char **argv) {
         double rad = step * (double)(f + 1);
         long y1 = y + bs < h ? y + bs : h;
         uint8_t *blk = &rot.px[y * w * 3], *out = &got.px[y * w * 3];
-#pragma omp task depend(out : blk[0]) firstprivate(blk, rad, y, y1) shared(src)
-        rotate_lines(&src, blk, rad, y, y1);
+        long rank = tasks;
+        /* clang-format off */
+#pragma omp task depend(out : blk[0]) firstprivate(blk, rad, y, y1, rank) \
+    shared(src)
+        /* clang-format on */
+        {
+          double ts = app_task_begin();
+          rotate_lines(&src, blk, rad, y, y1);
+          app_task_end(rank, ts);
+        }
         /* clang-format off */
 #pragma omp task depend(in : blk[0]) depend(out : out[0]) \
-    firstprivate(blk, out, y, y1)
+    firstprivate(blk, out, y, y1, rank)
         /* clang-format on */
-        convert_pixels(blk, out, (y1 - y) * w);
+        {
+          double ts = app_task_begin();
+          convert_pixels(blk, out, (y1 - y) * w);
+          app_task_end(rank + 1, ts);
+        }
         tasks += 2;
       }
 #pragma omp taskwait
   }
-  a.time_s = omp_get_wtime() - t0;
+  double t1 = omp_get_wtime();
+  a.time_s = t1 - t0;
+  app_task_times_write(&a, t0, t1);
   a.tasks = tasks;
   app_check_ints(&a, "rotated", rot.px, want_rot.px, (size_t)(w * h * 3), 1);
   app_check_ints(&a, "ycbcr", got.px, want.px, (size_t)(w * h * 3), 1);

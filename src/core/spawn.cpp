@@ -50,6 +50,26 @@ uint64_t team_threads(worker &w) {
   return static_cast<uint64_t>(w.current_team()->size());
 }
 
+// A throttled creator of coarse tasks runs a new child in place only while
+// its deque still holds a ready task for every other member of the team;
+// with fewer, the child is queued (and wakes a sleeper), so that a thief
+// that has drained the deque finds work. The throttle decides at most once
+// in kThrottleCheckEvery children and leaves the throttled state only below
+// half its limit, which the children that wait for predecessors can keep it
+// above: without this test rot-cc's creator ran up to 15 children of 40-120
+// us in a row in place while the other worker, its deque empty, idled (a
+// sixth of that worker's time at load 10-17; docs/benchmarks.md, "The
+// coarse rows behind libgomp"). Fine tasks keep running in place: 15 of
+// them idle a thief for microseconds, and queueing them costs more than
+// they do. The owner's bottom is its own; top is written by thieves only
+// when they steal. `taking` is 1 when the creator would take one of the
+// deque's tasks itself (the help after a queued child).
+inline bool feeds_thieves(worker &w, uint64_t taking = 0) {
+  uint64_t n = team_threads(w);
+  return n == 1 || !w.coarse_grain() ||
+         static_cast<uint64_t>(w.slot()->deque.size_hint()) + 1 >= n + taking;
+}
+
 } // namespace
 
 // Inline: the throttled creator asks after every child it makes.
@@ -97,6 +117,7 @@ inline void runtime::update_grain(worker &w) {
     uint64_t now = grain_clock();
     bool coarse =
         now - w.grain_ticks_ > kCoarseTicks * (fin - w.grain_finished_);
+    w.coarse_ = coarse;
     w.grain_ticks_ = now;
     w.grain_finished_ = fin;
     team_counts();
@@ -177,7 +198,7 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
 
   if (parent->created % kThrottleCheckEvery == 0)
     w.throttled_ = throttle_recheck(w, parent, 0) ? parent : nullptr;
-  if (w.throttled_ == parent && t->priority <= 0 &&
+  if (w.throttled_ == parent && t->priority <= 0 && feeds_thieves(w) &&
       engine_->ready_now(w, parent, deps, ndeps)) {
     // Plenty of queued work already: run it here and now (libgomp does the
     // same). It ends before any later sibling is submitted, so nothing
@@ -228,8 +249,10 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
   }
 
   if (w.throttled_ == parent) {
-    // Still too much: run ready tasks until half of it is done.
-    while (over_throttle(w, parent, 1) && w.help_once()) {
+    // Still too much: run ready tasks until half of it is done, leaving the
+    // thieves theirs (else the child just queued for them would run here).
+    while (over_throttle(w, parent, 1) && feeds_thieves(w, 1) &&
+           w.help_once()) {
     }
   }
   return WEFT_OK;
@@ -368,7 +391,7 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
   // anything that needs a frame.
   const bool check = ++w.inline_checks_ % kThrottleCheckEvery == 0;
   if (__builtin_expect(!check && ndeps == 0 && w.ready_without_deps_ > 0, 1))
-    return in_place();
+    return feeds_thieves(w) && in_place();
   // The grain is estimated at the spawns' checks only (they see every
   // task this worker finished, these included).
   if (check && !over_throttle(w, parent, 1)) {
@@ -387,7 +410,7 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
     // fewer to save on every call).
     return false;
   }
-  return in_place();
+  return feeds_thieves(w) && in_place();
 }
 
 void runtime::engine_ready(task *t) {

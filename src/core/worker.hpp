@@ -70,6 +70,8 @@ public:
   team *current_team() const { return team_; }
   int slot_index() const { return slot_index_; }
   team_slot *slot() const { return slot_; }
+  // The throttle's last grain estimate called this worker's tasks coarse.
+  bool coarse_grain() const { return coarse_; }
   // The worker's trace buffer (WEFT_TRACE), nullptr when not recording.
   trace::thread_log *trace_log() const { return trace_; }
 
@@ -273,6 +275,7 @@ private:
   uint64_t spawned_ordered_ = 0;
   uint64_t grain_ordered_ = 0;
   uint32_t window_ = 64; // unfinished children per thread (spawn.cpp)
+  bool coarse_ = false;  // the last estimate's grain (spawn.cpp)
   // Parents one of whose backlog entries runs serialized on this stack:
   // their later entries stay in the backlog until it has finished (the
   // engine never saw it, so it would order nothing after it).

@@ -524,6 +524,83 @@ TEST(Throttle, ReadyTasksStopTheCreatorAt64PerThread) {
   EXPECT_LE(most, kReadyPerThread * threads + threads + 16);
 }
 
+// A throttled creator of coarse tasks whose deque is empty queues its ready
+// children, one for each other worker, instead of running them in place
+// (fine ones it still runs in place): a thief that
+// drained the deque must find work (rot-cc's creator ran up to 15 children
+// in a row in place while the other worker went idle; docs/benchmarks.md,
+// "The coarse rows behind libgomp"). The creator is put over the throttle
+// by children that wait for a gate task held running on another worker; then
+// it makes 16 ready children. Before the change every one of them ran in
+// place (on the creator, inside weft_spawn); now the first threads - 1 are
+// queued (the gate's worker is busy, so they wait in the deque), the rest
+// run in place while the deque holds those.
+struct GateProbe {
+  std::atomic<bool> started{false}, release{false}, timed_out{false};
+};
+void gate_task(void *p) {
+  auto *g = static_cast<GateProbe *>(p);
+  g->started.store(true, std::memory_order_release);
+  auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!g->release.load(std::memory_order_acquire))
+    if (std::chrono::steady_clock::now() > limit) {
+      g->timed_out.store(true);
+      return;
+    }
+}
+struct ReadyProbe {
+  std::atomic<int> creator{-1}; // weft_thread_id of the creator in a spawn
+  std::atomic<int> in_place{0}, ran{0};
+};
+void ready_child(void *p) {
+  auto *r = static_cast<ReadyProbe *>(p);
+  if (weft_thread_id() == r->creator.load(std::memory_order_relaxed))
+    r->in_place.fetch_add(1, std::memory_order_relaxed);
+  r->ran.fetch_add(1, std::memory_order_relaxed);
+}
+void noop_task(void *) {}
+
+TEST(Throttle, ThrottledCreatorQueuesWorkForTheThieves) {
+  const int threads = weft_num_threads();
+  if (threads < 2 || std::strcmp(wt::engine_name(), "sw") != 0)
+    GTEST_SKIP() << "thieves and the sw engine's deque";
+  // The creator's grain estimate: coarse (it runs a share of these itself).
+  for (int i = 0; i < 1000; ++i)
+    weft::spawn([] { spin_us(20); });
+  weft::taskwait();
+  GateProbe gate;
+  int gate_obj = 0;
+  const weft_dep out[] = {{&gate_obj, WEFT_OUT}};
+  ASSERT_EQ(weft_spawn(&gate_task, &gate, out, 1), WEFT_OK)
+      << weft_last_error();
+  // Held by another worker (the creator must not run it: it spins).
+  auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!gate.started.load(std::memory_order_acquire))
+    ASSERT_LT(std::chrono::steady_clock::now(), limit)
+        << "no worker took the gate task";
+  // Over any window: more unfinished children than the wide one allows.
+  const weft_dep in[] = {{&gate_obj, WEFT_IN}};
+  for (long i = 0; i < kWidePerThread * threads + 64; ++i)
+    ASSERT_EQ(weft_spawn(&noop_task, nullptr, in, 1), WEFT_OK)
+        << weft_last_error();
+  ReadyProbe ready;
+  ready.creator.store(weft_thread_id());
+  constexpr int kReady = 16;
+  for (int i = 0; i < kReady; ++i)
+    ASSERT_EQ(weft_spawn(&ready_child, &ready, nullptr, 0), WEFT_OK)
+        << weft_last_error();
+  int in_place = ready.in_place.load();
+  ready.creator.store(-1);
+  gate.release.store(true, std::memory_order_release);
+  ASSERT_EQ(weft_taskwait(), WEFT_OK) << weft_last_error();
+  EXPECT_FALSE(gate.timed_out.load());
+  EXPECT_EQ(ready.ran.load(), kReady);
+  EXPECT_LE(in_place, kReady - (threads - 1))
+      << "the throttled creator ran in place the ready children its idle "
+         "thieves should have found in its deque";
+  EXPECT_GT(in_place, 0) << "the creator was not over the throttle";
+}
+
 // ---- in-place tasks mixed with deferred ones -------------------------------
 // A random tree of tasks, the same for a seed, run by weft and by plain
 // recursion (the serial meaning): bursts of children put the creator over
