@@ -46,6 +46,14 @@ inline constexpr uint64_t kCoarseTicks = 4000;
 #endif
 inline constexpr uint64_t kGrainTasks = 64;
 
+// A hand-off's cost to the creator, in grain-clock ticks per task (about
+// 200 ns: run_now_instead, still_throttled).
+#if defined(__x86_64__)
+inline constexpr uint64_t kHandOffTicks = 512;
+#else
+inline constexpr uint64_t kHandOffTicks = 200;
+#endif
+
 uint64_t team_threads(worker &w) {
   return static_cast<uint64_t>(w.current_team()->size());
 }
@@ -353,6 +361,28 @@ void runtime::drain_own_backlog(worker &w) {
   }
 }
 
+// At an in-place recheck: whether the throttled creator stays throttled.
+// Tasks that cost the creator less in place (their body and its own code
+// between two of them, the clock read here once per kThrottleCheckEvery)
+// than a hand-off would cost it keep running in place whatever the
+// queue: a deferred task costs its creator a descriptor, the engine's
+// submission and a deque push, and the worker that takes it a steal, so
+// handing such tasks to an idle worker only slows the creator (2
+// threads, task-free 0: a fifth of the tasks stolen made them several
+// times slower, docs/benchmarks.md). Coarser ones go back to the
+// throttle's test, which releases the creator below half the window.
+__attribute__((noinline)) bool runtime::still_throttled(worker &w,
+                                                        task *parent) {
+  uint64_t now = grain_clock();
+  uint64_t last = w.inline_ticks_;
+  w.inline_ticks_ = now;
+  if (too_fine_to_hand_off(last, now, kThrottleCheckEvery, kHandOffTicks)) {
+    worker_counters::bump(w.counters().kept_fine);
+    return true;
+  }
+  return over_throttle(w, parent, 1);
+}
+
 bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
   task *parent = w.current();
   if (w.throttled_ != parent || !w.backlog_.empty())
@@ -371,8 +401,9 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
     return in_place();
   // The grain is estimated at the spawns' checks only (they see every
   // task this worker finished, these included).
-  if (check && !over_throttle(w, parent, 1)) {
+  if (check && !still_throttled(w, parent)) {
     w.throttled_ = nullptr;
+    w.inline_ticks_ = 0;
     return false;
   }
   if (ndeps == 0) {
