@@ -48,6 +48,9 @@ inline constexpr uint64_t kGrainTasks = 64;
 
 // A hand-off's cost to the creator, in grain-clock ticks per task (about
 // 200 ns: run_now_instead, still_throttled).
+// A creator not throttled tries its tasks in place once in this many
+// throttle checks (spawn_as): once per 1,024 children.
+inline constexpr uint32_t kInlineProbeEvery = 64;
 #if defined(__x86_64__)
 inline constexpr uint64_t kHandOffTicks = 512;
 #else
@@ -183,8 +186,23 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
     }
   }
 
-  if (parent->created % kThrottleCheckEvery == 0)
-    w.throttled_ = throttle_recheck(w, parent, 0) ? parent : nullptr;
+  if (parent->created % kThrottleCheckEvery == 0) {
+    // Fine tasks last time in place: in place again (still_throttled).
+    // A creator the other workers keep below the window never runs a
+    // task in place, so never learns that its tasks are too fine to hand
+    // off: once in kInlineProbeEvery checks it runs them in place for an
+    // interval as if they were (a coarse interval releases it again).
+    if (w.throttled_ != parent && !w.inline_fine_ &&
+        ++w.inline_probes_ % kInlineProbeEvery == 0)
+      w.inline_fine_ = true;
+    w.throttled_ =
+        w.inline_fine_ || throttle_recheck(w, parent, 0) ? parent : nullptr;
+    // A throttled creator's first in-place interval is measured from here:
+    // a probe of coarse tasks costs 16 of them run here.
+    w.inline_ticks_ = w.throttled_ == parent ? grain_clock() : 0;
+    w.inline_checks_ = 0;
+    w.inline_misses_ = 0;
+  }
   if (w.throttled_ == parent && t->priority <= 0 &&
       engine_->ready_now(w, parent, deps, ndeps)) {
     // Plenty of queued work already: run it here and now (libgomp does the
@@ -371,12 +389,25 @@ void runtime::drain_own_backlog(worker &w) {
 // threads, task-free 0: a fifth of the tasks stolen made them several
 // times slower, docs/benchmarks.md). Coarser ones go back to the
 // throttle's test, which releases the creator below half the window.
+// The verdict is kept (worker::inline_fine_): a creator whose last
+// measured interval was fine is throttled again at its next spawn check
+// (spawn_as) without waiting for the window to fill, and its first
+// interval is measured from that check.
 __attribute__((noinline)) bool runtime::still_throttled(worker &w,
                                                         task *parent) {
   uint64_t now = grain_clock();
   uint64_t last = w.inline_ticks_;
   w.inline_ticks_ = now;
-  if (too_fine_to_hand_off(last, now, kThrottleCheckEvery, kHandOffTicks)) {
+  // An interval in which more than a quarter of the tasks could not run
+  // in place (their predecessors unfinished) measured deferrals, not
+  // in-place tasks (a chain's first task after a release waits for the
+  // one deferred before it; sparselu's coarse tasks mostly wait).
+  if (last != 0)
+    w.inline_fine_ =
+        w.inline_misses_ * 4 <= kThrottleCheckEvery &&
+        too_fine_to_hand_off(last, now, kThrottleCheckEvery, kHandOffTicks);
+  w.inline_misses_ = 0;
+  if (w.inline_fine_) {
     worker_counters::bump(w.counters().kept_fine);
     return true;
   }
@@ -411,11 +442,14 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
     // (engine.hpp): asked once.
     if (w.ready_without_deps_ < 0)
       w.ready_without_deps_ = w.rt().engine().ready_now(w, parent, nullptr, 0);
-    if (!w.ready_without_deps_)
+    if (!w.ready_without_deps_) {
+      ++w.inline_misses_;
       return false;
+    }
   } else if (!w.rt().engine().ready_now(w, parent, deps, ndeps)) {
     // Through w: `this` need not survive the check's call (one register
     // fewer to save on every call).
+    ++w.inline_misses_;
     return false;
   }
   return in_place();

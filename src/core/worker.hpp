@@ -283,6 +283,11 @@ private:
   // The grain clock at the last in-place recheck (0: none since the
   // creator was last released by the throttle).
   uint64_t inline_ticks_ = 0;
+  // Whether the last interval measured there was too fine to hand off.
+  bool inline_fine_ = false;
+  uint32_t inline_probes_ = 0; // unthrottled checks (spawn.cpp's probe)
+  // Tasks that could not run in place since the last in-place recheck.
+  uint32_t inline_misses_ = 0;
   // The engine's ready_now for a task with no dependences (the same for
   // every task: engine.hpp), asked once; -1 until then.
   int8_t ready_without_deps_ = -1;
