@@ -129,6 +129,29 @@ inline void runtime::update_grain(worker &w) {
     worker_counters::bump(w.counters().wide_checks);
 }
 
+// At a probe point (spawn_as): whether the team's tasks since the last
+// one were fine enough to try in place. The workers finished a task per
+// fewer than 4 x kHandOffTicks of each one's time (overheads included):
+// sparselu's or stream-deps' coarse tasks are never probed (their probe
+// would run 16 of them on the creator while the others wait for work),
+// a worker stealing empty tasks one by one always is. The first point
+// only records.
+__attribute__((noinline)) bool runtime::worth_probing(worker &w) {
+  runtime &rt = w.rt();
+  uint64_t fin = 0;
+  for (int i = 0, n = rt.nthreads(); i < n; ++i)
+    if (worker *x = rt.workers_[i])
+      fin += x->counters().finished.load(std::memory_order_relaxed);
+  const uint64_t now = grain_clock();
+  const bool fine = w.probe_ticks_ != 0 && fin > w.probe_finished_ &&
+                    now > w.probe_ticks_ &&
+                    (now - w.probe_ticks_) * team_threads(w) <
+                        (fin - w.probe_finished_) * 4 * kHandOffTicks;
+  w.probe_ticks_ = now;
+  w.probe_finished_ = fin;
+  return fine;
+}
+
 // Out of line: the callers' fast paths (a creator that is not at a check)
 // stay as small as before.
 __attribute__((noinline)) bool
@@ -194,7 +217,7 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
     // interval as if they were (a coarse interval releases it again).
     if (w.throttled_ != parent && !w.inline_fine_ &&
         ++w.inline_probes_ % kInlineProbeEvery == 0)
-      w.inline_fine_ = true;
+      w.inline_fine_ = worth_probing(w);
     w.throttled_ =
         w.inline_fine_ || throttle_recheck(w, parent, 0) ? parent : nullptr;
     // A throttled creator's first in-place interval is measured from here:

@@ -286,6 +286,9 @@ private:
   // Whether the last interval measured there was too fine to hand off.
   bool inline_fine_ = false;
   uint32_t inline_probes_ = 0; // unthrottled checks (spawn.cpp's probe)
+  // The grain clock and the team's finished tasks at the last probe point.
+  uint64_t probe_ticks_ = 0;
+  uint64_t probe_finished_ = 0;
   // Tasks that could not run in place since the last in-place recheck.
   uint32_t inline_misses_ = 0;
   // The engine's ready_now for a task with no dependences (the same for
