@@ -140,6 +140,12 @@ private:
   static void update_grain(worker &w);
   // update_grain, then over_throttle: the periodic check.
   static bool throttle_recheck(worker &w, task *parent, unsigned halve);
+  // run_now_instead's periodic check: whether w stays throttled (its
+  // in-place tasks too fine to hand off, or over half the throttle).
+  static bool still_throttled(worker &w, task *parent);
+  // spawn_as's probe point: whether the team's recent tasks were fine
+  // enough for a creator to try them in place.
+  static bool worth_probing(worker &w);
   static void take_exception_into_tls(std::exception_ptr *e);
 
   // t could not go to the engine: run it here once every earlier child of

@@ -46,6 +46,17 @@ inline constexpr uint64_t kCoarseTicks = 4000;
 #endif
 inline constexpr uint64_t kGrainTasks = 64;
 
+// A hand-off's cost to the creator, in grain-clock ticks per task (about
+// 200 ns: run_now_instead, still_throttled).
+// A creator not throttled tries its tasks in place once in this many
+// throttle checks (spawn_as): once per 1,024 children.
+inline constexpr uint32_t kInlineProbeEvery = 64;
+#if defined(__x86_64__)
+inline constexpr uint64_t kHandOffTicks = 512;
+#else
+inline constexpr uint64_t kHandOffTicks = 200;
+#endif
+
 uint64_t team_threads(worker &w) {
   return static_cast<uint64_t>(w.current_team()->size());
 }
@@ -139,6 +150,29 @@ inline void runtime::update_grain(worker &w) {
     worker_counters::bump(w.counters().wide_checks);
 }
 
+// At a probe point (spawn_as): whether the team's tasks since the last
+// one were fine enough to try in place. The workers finished a task per
+// fewer than 4 x kHandOffTicks of each one's time (overheads included):
+// sparselu's or stream-deps' coarse tasks are never probed (their probe
+// would run 16 of them on the creator while the others wait for work),
+// a worker stealing empty tasks one by one always is. The first point
+// only records.
+__attribute__((noinline)) bool runtime::worth_probing(worker &w) {
+  runtime &rt = w.rt();
+  uint64_t fin = 0;
+  for (int i = 0, n = rt.nthreads(); i < n; ++i)
+    if (worker *x = rt.workers_[i])
+      fin += x->counters().finished.load(std::memory_order_relaxed);
+  const uint64_t now = grain_clock();
+  const bool fine = w.probe_ticks_ != 0 && fin > w.probe_finished_ &&
+                    now > w.probe_ticks_ &&
+                    (now - w.probe_ticks_) * team_threads(w) <
+                        (fin - w.probe_finished_) * 4 * kHandOffTicks;
+  w.probe_ticks_ = now;
+  w.probe_finished_ = fin;
+  return fine;
+}
+
 // Out of line: the callers' fast paths (a creator that is not at a check)
 // stay as small as before.
 __attribute__((noinline)) bool
@@ -196,8 +230,23 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
     }
   }
 
-  if (parent->created % kThrottleCheckEvery == 0)
-    w.throttled_ = throttle_recheck(w, parent, 0) ? parent : nullptr;
+  if (parent->created % kThrottleCheckEvery == 0) {
+    // Fine tasks last time in place: in place again (still_throttled).
+    // A creator the other workers keep below the window never runs a
+    // task in place, so never learns that its tasks are too fine to hand
+    // off: once in kInlineProbeEvery checks it runs them in place for an
+    // interval as if they were (a coarse interval releases it again).
+    if (w.throttled_ != parent && !w.inline_fine_ &&
+        ++w.inline_probes_ % kInlineProbeEvery == 0)
+      w.inline_fine_ = worth_probing(w);
+    w.throttled_ =
+        w.inline_fine_ || throttle_recheck(w, parent, 0) ? parent : nullptr;
+    // A throttled creator's first in-place interval is measured from here:
+    // a probe of coarse tasks costs 16 of them run here.
+    w.inline_ticks_ = w.throttled_ == parent ? grain_clock() : 0;
+    w.inline_checks_ = 0;
+    w.inline_misses_ = 0;
+  }
   if (w.throttled_ == parent && t->priority <= 0 && feeds_thieves(w) &&
       engine_->ready_now(w, parent, deps, ndeps)) {
     // Plenty of queued work already: run it here and now (libgomp does the
@@ -376,6 +425,41 @@ void runtime::drain_own_backlog(worker &w) {
   }
 }
 
+// At an in-place recheck: whether the throttled creator stays throttled.
+// Tasks that cost the creator less in place (their body and its own code
+// between two of them, the clock read here once per kThrottleCheckEvery)
+// than a hand-off would cost it keep running in place whatever the
+// queue: a deferred task costs its creator a descriptor, the engine's
+// submission and a deque push, and the worker that takes it a steal, so
+// handing such tasks to an idle worker only slows the creator (2
+// threads, task-free 0: a fifth of the tasks stolen made them several
+// times slower, docs/benchmarks.md). Coarser ones go back to the
+// throttle's test, which releases the creator below half the window.
+// The verdict is kept (worker::inline_fine_): a creator whose last
+// measured interval was fine is throttled again at its next spawn check
+// (spawn_as) without waiting for the window to fill, and its first
+// interval is measured from that check.
+__attribute__((noinline)) bool runtime::still_throttled(worker &w,
+                                                        task *parent) {
+  uint64_t now = grain_clock();
+  uint64_t last = w.inline_ticks_;
+  w.inline_ticks_ = now;
+  // An interval in which more than a quarter of the tasks could not run
+  // in place (their predecessors unfinished) measured deferrals, not
+  // in-place tasks (a chain's first task after a release waits for the
+  // one deferred before it; sparselu's coarse tasks mostly wait).
+  if (last != 0)
+    w.inline_fine_ =
+        w.inline_misses_ * 4 <= kThrottleCheckEvery &&
+        too_fine_to_hand_off(last, now, kThrottleCheckEvery, kHandOffTicks);
+  w.inline_misses_ = 0;
+  if (w.inline_fine_) {
+    worker_counters::bump(w.counters().kept_fine);
+    return true;
+  }
+  return over_throttle(w, parent, 1);
+}
+
 bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
   task *parent = w.current();
   if (w.throttled_ != parent || !w.backlog_.empty())
@@ -394,8 +478,9 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
     return feeds_thieves(w) && in_place();
   // The grain is estimated at the spawns' checks only (they see every
   // task this worker finished, these included).
-  if (check && !over_throttle(w, parent, 1)) {
+  if (check && !still_throttled(w, parent)) {
     w.throttled_ = nullptr;
+    w.inline_ticks_ = 0;
     return false;
   }
   if (ndeps == 0) {
@@ -403,11 +488,14 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
     // (engine.hpp): asked once.
     if (w.ready_without_deps_ < 0)
       w.ready_without_deps_ = w.rt().engine().ready_now(w, parent, nullptr, 0);
-    if (!w.ready_without_deps_)
+    if (!w.ready_without_deps_) {
+      ++w.inline_misses_;
       return false;
+    }
   } else if (!w.rt().engine().ready_now(w, parent, deps, ndeps)) {
     // Through w: `this` need not survive the check's call (one register
     // fewer to save on every call).
+    ++w.inline_misses_;
     return false;
   }
   return feeds_thieves(w) && in_place();

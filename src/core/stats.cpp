@@ -66,16 +66,21 @@ void runtime::print_stats() const {
       (unsigned long long)s.tasks_serialized,
       (unsigned long long)s.peak_map_entries,
       (unsigned long long)s.modelled_cycles, ws_engine_->name());
-  uint64_t wide = 0, backlogged = 0, backlog_peak = 0;
+  uint64_t wide = 0, kept_fine = 0, backlogged = 0, backlog_peak = 0;
   for (int i = 0; i < nthreads(); ++i) {
     worker_counters &c = workers_[i]->counters();
     wide += c.wide_checks.load(std::memory_order_relaxed);
+    kept_fine += c.kept_fine.load(std::memory_order_relaxed);
     backlogged += c.backlogged.load(std::memory_order_relaxed);
     uint64_t peak = c.backlog_peak.load(std::memory_order_relaxed);
     backlog_peak = peak > backlog_peak ? peak : backlog_peak;
   }
-  std::fprintf(stderr, "weft stats:   throttle_wide_checks=%llu\n",
-               (unsigned long long)wide);
+  // kept_fine: in-place rechecks that kept a creator throttled because its
+  // tasks were too fine to hand off (spawn.cpp, kHandOffTicks).
+  std::fprintf(stderr,
+               "weft stats:   throttle_wide_checks=%llu "
+               "throttle_kept_fine=%llu\n",
+               (unsigned long long)wide, (unsigned long long)kept_fine);
   // Tasks a full engine sent to their worker's backlog, and the deepest
   // backlog of one worker.
   std::fprintf(stderr, "weft stats:   backlogged=%llu backlog_peak=%llu\n",

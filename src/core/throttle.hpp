@@ -64,4 +64,14 @@ constexpr uint32_t window_for(throttle_window mode, bool coarse,
                                                          : kNarrowPerThread);
 }
 
+// A throttled creator whose in-place tasks cost it less than handing them
+// to another worker would stays throttled (runtime::still_throttled): the
+// grain clock read at two in-place rechecks `tasks` apart (`last` 0: no
+// earlier one since the creator was released), against `hand_off` ticks
+// per task. A clock that went back (another CPU's) is no evidence.
+constexpr bool too_fine_to_hand_off(uint64_t last, uint64_t now, uint64_t tasks,
+                                    uint64_t hand_off) {
+  return last != 0 && now >= last && now - last < hand_off * tasks;
+}
+
 } // namespace weft

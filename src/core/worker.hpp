@@ -41,8 +41,10 @@ extern std::atomic<bool> tied_scheduling;
 struct worker_counters {
   std::atomic<uint64_t> spawned{0}, finished{0}, steals{0}, immediate{0},
       sleeps{0}, full{0}, undeferred{0}, serialized{0};
-  // Throttle checks made with the wide window (coarse tasks, spawn.cpp).
-  std::atomic<uint64_t> wide_checks{0};
+  // Throttle checks made with the wide window (coarse tasks, spawn.cpp),
+  // and in-place checks that kept the creator throttled because its tasks
+  // cost less in place than a hand-off would (spawn.cpp, kHandOffTicks).
+  std::atomic<uint64_t> wide_checks{0}, kept_fine{0};
   // Tasks that went through the backlog (worker::backlog_), and its
   // largest depth.
   std::atomic<uint64_t> backlogged{0}, backlog_peak{0};
@@ -281,6 +283,17 @@ private:
   // engine never saw it, so it would order nothing after it).
   std::vector<task *> backlog_held_;
   uint32_t inline_checks_ = 0; // run_inline calls since the last recheck
+  // The grain clock at the last in-place recheck (0: none since the
+  // creator was last released by the throttle).
+  uint64_t inline_ticks_ = 0;
+  // Whether the last interval measured there was too fine to hand off.
+  bool inline_fine_ = false;
+  uint32_t inline_probes_ = 0; // unthrottled checks (spawn.cpp's probe)
+  // The grain clock and the team's finished tasks at the last probe point.
+  uint64_t probe_ticks_ = 0;
+  uint64_t probe_finished_ = 0;
+  // Tasks that could not run in place since the last in-place recheck.
+  uint32_t inline_misses_ = 0;
   // The engine's ready_now for a task with no dependences (the same for
   // every task: engine.hpp), asked once; -1 until then.
   int8_t ready_without_deps_ = -1;

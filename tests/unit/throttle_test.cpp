@@ -95,5 +95,16 @@ TEST(ThrottleWindow, TheSettingOverridesEverySignal) {
           }
 }
 
+// The in-place recheck: tasks cheaper than a hand-off keep the creator
+// throttled; dearer ones, a first interval and a clock that went back go
+// to the throttle's test.
+TEST(ThrottleHandOff, OnlyAMeasuredFineIntervalKeepsTheCreator) {
+  EXPECT_TRUE(too_fine_to_hand_off(1000, 1000 + 16 * 512 - 1, 16, 512));
+  EXPECT_FALSE(too_fine_to_hand_off(1000, 1000 + 16 * 512, 16, 512));
+  EXPECT_FALSE(too_fine_to_hand_off(1000, 1000 + 16 * 5000, 16, 512));
+  EXPECT_FALSE(too_fine_to_hand_off(0, 100, 16, 512)) << "no earlier check";
+  EXPECT_FALSE(too_fine_to_hand_off(5000, 4000, 16, 512)) << "clock went back";
+}
+
 } // namespace
 } // namespace weft
