@@ -57,6 +57,7 @@ inline uint8_t *put(uint8_t *p, uint64_t v) {
 struct state {
   uint64_t time = 0, task = 0, addr = 0;
   uint64_t parent = 0; // of the last record naming one
+  uint64_t run = 0;    // the last task of a task_exec or task_exec2
 };
 
 inline void st16(uint8_t *p, uint64_t v) {
@@ -71,20 +72,29 @@ inline uint64_t ld16(const uint8_t *p) {
 
 // The short forms: a kind byte with kShort, then fixed-width fields (u8 id
 // deltas, u16 the rest), when the parent is the last one named and the
-// values fit; else the varint form. Returns the new end, or nullptr.
+// values fit; else the varint form. Returns the new end, or nullptr. The
+// ids of task_exec and task_exec2 are deltas (zigzag) from the last such
+// record's (a thread runs tasks in about the order they were created, but
+// behind its own spawns).
+// The short task_exec and task_exec2 have sub kExecSub.
 // task_exec (8 bytes): time delta, id delta, schedule length, body length.
-// task_exec2 (13): time delta, first id delta, second id - first, first
-// schedule, first body, second schedule, second body.
+// task_exec2 (13): time delta, first id delta, second id - first (both
+// zigzag), first schedule, first body, second schedule, second body.
 // task_spawn_dep (9): sub, time delta, id delta, spawn length, address
 // delta (zigzag).
 // task_spawn (7): sub, time delta, id delta, spawn length (no dependences).
 // task_inline (7): sub, time delta, id delta, body length (count).
+// The sub of the task_exec and task_exec2 the recorder writes (their
+// schedule segment's overhead kind), which their short forms imply.
+inline constexpr uint8_t kExecSub =
+    static_cast<uint8_t>(overhead_kind::schedule);
+
 inline uint8_t *encode_short(state &s, const record &r, uint8_t *p) {
   uint64_t dt = r.time - s.time;
   switch (r.type) {
   case kind::task_exec: {
-    uint64_t di = r.task - s.task, sc = r.time - r.arg;
-    if (r.sub != 0 || ((dt | sc | r.count) >> 16) != 0 || di > 0xff)
+    uint64_t di = zig(r.task - s.run), sc = r.time - r.arg;
+    if (r.sub != kExecSub || ((dt | sc | r.count) >> 16) != 0 || di > 0xff)
       return nullptr;
     p[0] = static_cast<uint8_t>(kind::task_exec) | kShort;
     st16(p + 1, dt);
@@ -92,15 +102,15 @@ inline uint8_t *encode_short(state &s, const record &r, uint8_t *p) {
     st16(p + 4, sc);
     st16(p + 6, r.count);
     s.time = r.time;
-    s.task = r.task;
+    s.run = r.task;
     return p + 8;
   }
   case kind::task_exec2: {
     uint64_t id1 = r.task & 0xffffffffu, id2 = r.task >> 32;
-    uint64_t d1 = id1 - s.task, d2 = id2 - id1;
+    uint64_t d1 = zig(id1 - s.run), d2 = zig(id2 - id1);
     uint64_t f0 = exec2_field(r.arg, 0), f1 = exec2_field(r.arg, 1),
              f2 = exec2_field(r.arg, 2);
-    if (r.sub != 0 || ((dt | r.count | f0 | f1 | f2) >> 16) != 0 ||
+    if (r.sub != kExecSub || ((dt | r.count | f0 | f1 | f2) >> 16) != 0 ||
         (r.arg >> 63) != 0 || ((d1 | d2) >> 8) != 0)
       return nullptr;
     p[0] = static_cast<uint8_t>(kind::task_exec2) | kShort;
@@ -112,7 +122,7 @@ inline uint8_t *encode_short(state &s, const record &r, uint8_t *p) {
     st16(p + 9, f1);
     st16(p + 11, f2);
     s.time = r.time;
-    s.task = id2;
+    s.run = id2;
     return p + 13;
   }
   case kind::task_spawn_dep: {
@@ -192,6 +202,7 @@ inline uint8_t *encode_short(state &s, const record &r, uint8_t *p) {
     p = put(p, exec2_field(r.arg, 2) | (r.arg >> 63) << 21);
     s.time = r.time;
     s.task = id2;
+    s.run = id2;
     return p;
   }
   case kind::deps:
@@ -212,6 +223,7 @@ inline uint8_t *encode_short(state &s, const record &r, uint8_t *p) {
   case kind::task_run:
   case kind::task_exec:
     p = put(p, zig(r.time - r.arg));
+    s.run = r.task;
     break;
   case kind::task_done:
     p = put(p, zig(r.arg - r.time));
@@ -264,23 +276,25 @@ inline std::string decode_short(state &s, uint8_t kb, const uint8_t *data,
   i += n;
   switch (r.type) {
   case kind::task_exec:
+    r.sub = kExecSub;
     r.time = s.time + ld16(q);
-    r.task = s.task + q[2];
+    r.task = s.run + unzig(q[2]);
     r.arg = r.time - ld16(q + 3);
     r.count = static_cast<uint32_t>(ld16(q + 5));
     s.time = r.time;
-    s.task = r.task;
+    s.run = r.task;
     break;
   case kind::task_exec2: {
-    uint64_t id1 = s.task + q[2], id2 = id1 + q[3];
-    if (id2 > UINT32_MAX)
+    uint64_t id1 = s.run + unzig(q[2]), id2 = id1 + unzig(q[3]);
+    if (id1 > UINT32_MAX || id2 > UINT32_MAX)
       return "task id over 32 bits";
+    r.sub = kExecSub;
     r.time = s.time + ld16(q);
     r.task = id1 | id2 << 32;
     r.arg = exec2_arg(ld16(q + 4), ld16(q + 8), ld16(q + 10));
     r.count = static_cast<uint32_t>(ld16(q + 6));
     s.time = r.time;
-    s.task = id2;
+    s.run = id2;
     break;
   }
   case kind::task_spawn_dep: {
@@ -424,6 +438,7 @@ inline std::string decode(const uint8_t *data, std::size_t bytes,
       r.arg = exec2_arg(e, f, g & kExec2Max) | (g >> 21) << 63;
       s.time = r.time;
       s.task = id2;
+      s.run = id2;
       break;
     }
     case kind::deps:
@@ -445,6 +460,7 @@ inline std::string decode(const uint8_t *data, std::size_t bytes,
       case kind::task_run:
       case kind::task_exec:
         r.arg = r.time - unzig(d);
+        s.run = r.task;
         break;
       case kind::task_done:
         r.arg = r.time + unzig(d);

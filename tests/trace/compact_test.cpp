@@ -124,6 +124,7 @@ wt::record near_record(std::mt19937_64 &g, uint16_t thread, uint64_t &t,
   id += small(256);
   switch (r.type) {
   case kind::task_exec:
+    r.sub = g() % 4 ? wt::compact::kExecSub : 0;
     r.task = id;
     r.arg = t - small(1 << 16);
     r.count = static_cast<uint32_t>(small(1 << 16));
@@ -131,6 +132,7 @@ wt::record near_record(std::mt19937_64 &g, uint16_t thread, uint64_t &t,
   case kind::task_exec2: {
     uint64_t id1 = id;
     id += small(256);
+    r.sub = g() % 4 ? wt::compact::kExecSub : 0;
     r.task = id1 | id << 32;
     r.count = static_cast<uint32_t>(small(1 << 16));
     r.arg = wt::exec2_arg(small(1 << 16), small(1 << 16), small(1 << 16));
