@@ -1,7 +1,7 @@
 /* A gcc -fopenmp program for the trace tests: a parallel region of 2 whose
    single member spawns a diamond of dependent tasks, a taskwait, then the
    region's barrier. Checks its own result. With an argument n, n empty
-   tasks first (enough fill a worker's trace buffer before exit). */
+   tasks first (enough to fill a worker's trace buffer before exit). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,8 +13,11 @@ int main(int argc, char **argv) {
 #pragma omp single
     {
       for (long i = 0; i < extra; ++i) {
-#pragma omp task
-        x = 0;
+#pragma omp task firstprivate(i)
+        {
+          volatile long sink = i;
+          (void)sink;
+        }
       }
 #pragma omp taskwait
 #pragma omp task depend(out : x)
