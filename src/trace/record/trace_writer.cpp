@@ -75,6 +75,26 @@ void writer::write_chunk(uint16_t thread, const record *r, std::size_t n) {
     throw error(sys_error("cannot write", path_));
 }
 
+void writer::write_encoded(uint16_t thread, std::size_t n, const uint8_t *data,
+                           std::size_t bytes) {
+  if (n == 0)
+    return;
+  if (!compact_)
+    throw error("trace: write_encoded to " + path_ +
+                ", a file of fixed-size records");
+  if (n > UINT32_MAX || bytes > UINT32_MAX)
+    throw error("trace: a chunk of " + std::to_string(n) + " records in " +
+                std::to_string(bytes) + " bytes is too large: " + path_);
+  chunk_header c{kChunkMagic, thread, 0, static_cast<uint32_t>(n),
+                 static_cast<uint32_t>(bytes)};
+  std::lock_guard<std::mutex> lk(lock_);
+  if (!f_)
+    throw error("trace: chunk written to " + path_ + " after close");
+  if (std::fwrite(&c, sizeof c, 1, f_) != 1 ||
+      std::fwrite(data, 1, bytes, f_) != bytes)
+    throw error(sys_error("cannot write", path_));
+}
+
 void writer::close() {
   std::lock_guard<std::mutex> lk(lock_);
   if (!f_)

@@ -35,6 +35,10 @@ public:
   // it must be in the same chunk. In version 9 the chunk is encoded
   // (compact.hpp) by the calling thread, under the file's lock.
   void write_chunk(uint16_t thread, const record *r, std::size_t n);
+  // Appends one chunk of n records already encoded (compact.hpp, from a
+  // fresh compact::state) in `bytes` bytes at data; version 9 only.
+  void write_encoded(uint16_t thread, std::size_t n, const uint8_t *data,
+                     std::size_t bytes);
   // Flushes and closes; further chunks are an error. Idempotent.
   void close();
 
