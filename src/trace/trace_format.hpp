@@ -1,12 +1,13 @@
-// The trace file (docs/trace-format.md): a header, then chunks of fixed-size
-// little-endian records, each chunk written by one thread with its records in
-// the order it took them. Times in the file are the recorder's raw ticks; the
-// header holds the rate that converts them. A few record kinds stand for
-// several events (a task's creation and its spawn segment, say): the readers
-// (read/trace_reader.hpp) convert the ticks and expand those kinds, so that
-// what tools see is one `record` per event, times in ns. Shared by the
-// recording side (record/, in libweft) and the reading side (read/: `weft
-// trace`, `weft sim`).
+// The trace file (docs/trace-format.md): a header, then chunks of records,
+// each chunk written by one thread with its records in the order it took
+// them: since version 9 as compact records (compact.hpp: a few varints each),
+// before as fixed-size little-endian `record`s. Times in the file are the
+// recorder's raw ticks; the header holds the rate that converts them. A few
+// record kinds stand for several events (a task's creation and its spawn
+// segment, say): the readers (read/trace_reader.hpp) convert the ticks and
+// expand those kinds, so that what tools see is one `record` per event, times
+// in ns. Shared by the recording side (record/, in libweft) and the reading
+// side (read/: `weft trace`, `weft sim`).
 #pragma once
 
 #include <cerrno>
@@ -31,18 +32,22 @@ inline std::string sys_error(const char *what, const std::string &path) {
 }
 
 inline constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'T', 'R', 'C', '1'};
-// 8: the merged kinds 26 (a task run in place: its creation, start and end
-// in one record) and 27 (two task_exec in one); the readers read versions 6 and
-// 7 too. 7: the merged kinds 23-25 (a task's single dependence inside its
-// task_spawn, three dependences per record, a task's schedule segment, start
-// and end in one record) and no finish segment timed apart; the readers read
-// version 6 too. 6: the arguments of weft_wait (kind 22). 5: the placement
-// decisions (kind 21). 4: the phase marks (kind 20). 3: the region kinds 15-19
-// (a region's parent, a region task's spawn and arguments, the core task that
-// runs it). 2: times in ticks with the rate in the header, overhead durations
-// in ticks, the merged kinds 12-14. (Version 1 had times in ns and no rate; it
-// gained kind 11, rtask_arg, without a new number.)
-inline constexpr uint32_t kVersion = 8;
+// 9: chunks of compact records (compact.hpp; the record kinds as in 8);
+// the readers read versions 6-8 too. 8: the merged kinds 26 (a task run in
+// place: its creation, start and end in one record) and 27 (two task_exec in
+// one); the readers read versions 6 and 7 too. 7: the merged kinds 23-25 (a
+// task's single dependence inside its task_spawn, three dependences per record,
+// a task's schedule segment, start and end in one record) and no finish segment
+// timed apart; the readers read version 6 too. 6: the arguments of weft_wait
+// (kind 22). 5: the placement decisions (kind 21). 4: the phase marks (kind
+// 20). 3: the region kinds 15-19 (a region's parent, a region task's spawn and
+// arguments, the core task that runs it). 2: times in ticks with the rate in
+// the header, overhead durations in ticks, the merged kinds 12-14. (Version 1
+// had times in ns and no rate; it gained kind 11, rtask_arg, without a new
+// number.)
+inline constexpr uint32_t kVersion = 9;
+// The first version whose chunks hold compact records.
+inline constexpr uint32_t kCompactVersion = 9;
 // The oldest version the readers read (its kinds are a subset of this one's).
 inline constexpr uint32_t kOldestVersion = 6;
 inline constexpr uint32_t kChunkMagic = 0x4b4e4843; // "CHNK"
@@ -50,7 +55,7 @@ inline constexpr uint32_t kChunkMagic = 0x4b4e4843; // "CHNK"
 struct file_header {
   char magic[8];          // kMagic
   uint32_t version;       // kVersion
-  uint32_t record_size;   // sizeof(record)
+  uint32_t record_size;   // sizeof(record), as the readers expand them
   uint64_t start_unix_ns; // wall-clock time of time 0 (CLOCK_REALTIME)
   uint32_t threads;       // workers the runtime started with
   uint32_t reserved;
@@ -68,7 +73,7 @@ struct chunk_header {
   uint16_t thread; // worker id that recorded every record of the chunk
   uint16_t reserved;
   uint32_t records; // records that follow
-  uint32_t reserved2;
+  uint32_t bytes;   // since version 9: the compact payload's length (0 before)
 };
 static_assert(sizeof(chunk_header) == 16);
 

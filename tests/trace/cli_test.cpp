@@ -74,6 +74,23 @@ TEST_P(omp_run, TraceHasTheRegionImplicitTasksAndTheDiamond) {
 INSTANTIATE_TEST_SUITE_P(engines, omp_run,
                          testing::Values("sw", "nexus", "picos"));
 
+// Enough tasks that a worker writes a full buffer while the program runs,
+// and the rest at exit (the OpenMP front end's path, after the program's
+// thread-local objects are gone): the trace reads back whole.
+TEST(omp_run_large, BuffersWrittenBeforeAndAtExitReadBack) {
+  std::string path = temp_path("large") + ".trace";
+  const int n = 60000;
+  result r = run(std::string(WEFT_CLI) + " run --trace " + path +
+                 " --threads 1 -- " + OMP_TRACED + " " + std::to_string(n));
+  ASSERT_EQ(r.status, 0) << r.output;
+  trace::task_graph g = trace::build_graph(trace::read(path));
+  int explicit_tasks = 0;
+  for (const trace::task_node &nd : g.tasks)
+    explicit_tasks += !(nd.flags & trace::flag_implicit);
+  EXPECT_EQ(explicit_tasks, n + 4);
+  std::remove(path.c_str());
+}
+
 TEST(trace_export, ChromeJsonHasSlicesFlowsAndCounters) {
   std::string path = omp_trace("sw");
   std::string json_path = path + ".json";

@@ -6,6 +6,7 @@
 // 6 file still reads; older ones are refused naming their version. The recorder
 // writes a leaf task as two records, its dependences inside them or packed
 // three to a record, and a task run in place as one.
+#include "trace/compact.hpp"
 #include "trace/read/trace_graph.hpp"
 #include "trace/read/trace_reader.hpp"
 #include "trace/read/trace_stream.hpp"
@@ -540,7 +541,9 @@ TEST(MergedRecords, OldVersionIsRefusedNamingIt) {
             what.find("trace format version " + std::to_string(old) + ","),
             std::string::npos)
             << what;
-        EXPECT_NE(what.find("reads versions 6 to 8"), std::string::npos)
+        EXPECT_NE(
+            what.find("reads versions 6 to " + std::to_string(trace::kVersion)),
+            std::string::npos)
             << what;
         EXPECT_NE(what.find(path), std::string::npos) << what;
       }
@@ -551,20 +554,39 @@ TEST(MergedRecords, OldVersionIsRefusedNamingIt) {
 
 void leaf(void *) {}
 
-// The records of a file as written (kinds counted), read past the readers.
-std::map<kind, std::size_t> kinds_in(const std::string &path) {
-  std::map<kind, std::size_t> n;
+// The records of a file as written (compact ones decoded), read past the
+// readers.
+std::vector<trace::record> records_in(const std::string &path) {
+  std::vector<trace::record> all;
   std::ifstream in(path, std::ios::binary);
   trace::file_header h;
   in.read(reinterpret_cast<char *>(&h), sizeof h);
+  EXPECT_EQ(h.version, trace::kVersion);
   trace::chunk_header c;
   while (in.read(reinterpret_cast<char *>(&c), sizeof c)) {
     std::vector<trace::record> rs(c.records);
-    in.read(reinterpret_cast<char *>(rs.data()),
-            static_cast<std::streamsize>(rs.size() * sizeof(trace::record)));
-    for (const trace::record &r : rs)
-      ++n[r.type];
+    if (h.version >= trace::kCompactVersion) {
+      std::vector<uint8_t> b(c.bytes);
+      in.read(reinterpret_cast<char *>(b.data()),
+              static_cast<std::streamsize>(b.size()));
+      std::size_t at = 0;
+      EXPECT_EQ(trace::compact::decode(b.data(), b.size(), c.records, c.thread,
+                                       rs, nullptr, &at),
+                "");
+    } else {
+      in.read(reinterpret_cast<char *>(rs.data()),
+              static_cast<std::streamsize>(rs.size() * sizeof(trace::record)));
+    }
+    all.insert(all.end(), rs.begin(), rs.end());
   }
+  return all;
+}
+
+// The kinds of a file's records as written, counted.
+std::map<kind, std::size_t> kinds_in(const std::string &path) {
+  std::map<kind, std::size_t> n;
+  for (const trace::record &r : records_in(path))
+    ++n[r.type];
   return n;
 }
 
@@ -696,26 +718,13 @@ TEST(MergedRecords, RecorderWritesATaskRunInPlaceAsOneRecord) {
     unsetenv("WEFT_TRACE");
     const std::size_t tasks = n + n / 3;
     std::size_t inl = 0, ended = 0;
-    {
-      std::ifstream in(path, std::ios::binary);
-      trace::file_header h;
-      in.read(reinterpret_cast<char *>(&h), sizeof h);
-      EXPECT_EQ(h.version, 8u);
-      trace::chunk_header c;
-      while (in.read(reinterpret_cast<char *>(&c), sizeof c)) {
-        std::vector<trace::record> rs(c.records);
-        in.read(
-            reinterpret_cast<char *>(rs.data()),
-            static_cast<std::streamsize>(rs.size() * sizeof(trace::record)));
-        for (const trace::record &r : rs)
-          if (r.type == kind::task_inline) {
-            ++inl;
-            if (r.sub & trace::kInlineEnded)
-              ++ended;
-            EXPECT_EQ(r.sub & trace::flag_undeferred, 0) << r.task;
-          }
+    for (const trace::record &r : records_in(path))
+      if (r.type == kind::task_inline) {
+        ++inl;
+        if (r.sub & trace::kInlineEnded)
+          ++ended;
+        EXPECT_EQ(r.sub & trace::flag_undeferred, 0) << r.task;
       }
-    }
     std::map<kind, std::size_t> k = kinds_in(path);
     // At one thread the throttle runs most of them in place; at two how
     // many depends on whether the second worker keeps up (the machine's

@@ -1,5 +1,7 @@
 #include "trace/read/trace_reader.hpp"
 
+#include "trace/compact.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -227,24 +229,44 @@ trace_data read(const std::string &path) {
   chunk_header c;
   std::map<uint16_t, thread_decoder> decoders;
   std::vector<record> raw;
+  const bool compact = t.header.version >= kCompactVersion;
+  std::vector<uint8_t> bytes;  // a compact chunk's payload
+  std::vector<uint32_t> at_of; // each of its records' offset in it
   while (std::fread(&c, sizeof c, 1, f.get()) == 1) {
     if (c.magic != kChunkMagic)
       bad(path, offset, "bad chunk header");
     offset += sizeof c;
-    raw.resize(c.records);
-    if (std::fread(raw.data(), sizeof(record), c.records, f.get()) != c.records)
-      bad(path, offset,
-          "truncated chunk of " + std::to_string(c.records) + " records");
+    if (compact) {
+      bytes.resize(c.bytes);
+      if (std::fread(bytes.data(), 1, c.bytes, f.get()) != c.bytes)
+        bad(path, offset,
+            "truncated chunk of " + std::to_string(c.bytes) + " bytes");
+      std::size_t at = 0;
+      if (std::string why = compact::decode(bytes.data(), c.bytes, c.records,
+                                            c.thread, raw, &at_of, &at);
+          !why.empty())
+        bad(path, offset + static_cast<long>(at), why);
+    } else {
+      if (c.bytes != 0)
+        bad(path, offset - 4, "chunk header's reserved field is not 0");
+      raw.resize(c.records);
+      if (std::fread(raw.data(), sizeof(record), c.records, f.get()) !=
+          c.records)
+        bad(path, offset,
+            "truncated chunk of " + std::to_string(c.records) + " records");
+    }
     thread_decoder &d =
         decoders.try_emplace(c.thread, t.header, c.thread).first->second;
     for (std::size_t i = 0; i < raw.size(); ++i) {
       std::string why = d.add(raw[i], t.records);
       if (!why.empty())
-        bad(path, offset + static_cast<long>(i * sizeof(record)), why);
+        bad(path,
+            offset + static_cast<long>(compact ? at_of[i] : i * sizeof(record)),
+            why);
     }
     if (std::string why = d.end_chunk(); !why.empty())
       bad(path, offset, why);
-    offset += static_cast<long>(c.records * sizeof(record));
+    offset += static_cast<long>(compact ? c.bytes : c.records * sizeof(record));
   }
   if (!std::feof(f.get()))
     bad(path, offset, std::string("read error: ") + std::strerror(errno));

@@ -1,5 +1,7 @@
 #include "trace/read/trace_stream.hpp"
 
+#include "trace/compact.hpp"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -38,6 +40,7 @@ record_stream::record_stream(const std::string &path) : path_(path) {
     throw error("trace: cannot open " + path + ": " + std::strerror(errno));
   uint64_t size = static_cast<uint64_t>(st.st_size);
   uint64_t offset = sizeof(file_header);
+  compact_ = header_.version >= kCompactVersion;
   std::map<uint16_t, std::size_t> by_thread;
   while (offset < size) {
     chunk_header c;
@@ -49,15 +52,22 @@ record_stream::record_stream(const std::string &path) : path_(path) {
                       ? "trailing bytes after the last chunk"
                       : "bad chunk header");
     offset += sizeof c;
-    uint64_t bytes = uint64_t(c.records) * sizeof(record);
+    if (!compact_ && c.bytes != 0)
+      bad(offset - 4, "chunk header's reserved field is not 0");
+    if (compact_ && c.records == 0 && c.bytes != 0)
+      bad(offset,
+          "chunk of 0 records with " + std::to_string(c.bytes) + " bytes");
+    uint64_t bytes = compact_ ? c.bytes : uint64_t(c.records) * sizeof(record);
     if (size - offset < bytes)
       bad(offset,
-          "truncated chunk of " + std::to_string(c.records) + " records");
+          compact_
+              ? "truncated chunk of " + std::to_string(c.bytes) + " bytes"
+              : "truncated chunk of " + std::to_string(c.records) + " records");
     auto [it, fresh] = by_thread.emplace(c.thread, cursors_.size());
     if (fresh)
       cursors_.emplace_back(header_, c.thread);
-    if (c.records > 0)
-      cursors_[it->second].chunks.push_back({offset, c.records});
+    if (c.records > 0 || bytes > 0)
+      cursors_[it->second].chunks.push_back({offset, c.records, c.bytes});
     total_ += c.records;
     offset += bytes;
   }
@@ -80,18 +90,35 @@ bool record_stream::refill(cursor &c) {
   if (c.current == c.chunks.size())
     return false;
   const chunk &ch = c.chunks[c.current];
-  std::size_t n =
-      std::min<std::size_t>(kBufferRecords, ch.records - c.in_chunk);
-  c.raw.resize(n);
-  uint64_t pos = ch.offset + uint64_t(c.in_chunk) * sizeof(record);
-  ssize_t want = static_cast<ssize_t>(n * sizeof(record));
-  if (pread(fd_, c.raw.data(), static_cast<std::size_t>(want),
-            static_cast<off_t>(pos)) != want)
-    bad(pos, std::string("read error: ") + std::strerror(errno));
+  std::size_t n;
+  uint64_t pos;
+  if (compact_) {
+    // A compact chunk is decoded whole (its records are not of one size).
+    n = ch.records;
+    pos = ch.offset;
+    c.payload.resize(ch.bytes);
+    if (pread(fd_, c.payload.data(), ch.bytes, static_cast<off_t>(pos)) !=
+        static_cast<ssize_t>(ch.bytes))
+      bad(pos, std::string("read error: ") + std::strerror(errno));
+    std::size_t at = 0;
+    if (std::string why =
+            compact::decode(c.payload.data(), ch.bytes, ch.records, c.thread,
+                            c.raw, &c.at_of, &at);
+        !why.empty())
+      bad(pos + at, why);
+  } else {
+    n = std::min<std::size_t>(kBufferRecords, ch.records - c.in_chunk);
+    c.raw.resize(n);
+    pos = ch.offset + uint64_t(c.in_chunk) * sizeof(record);
+    ssize_t want = static_cast<ssize_t>(n * sizeof(record));
+    if (pread(fd_, c.raw.data(), static_cast<std::size_t>(want),
+              static_cast<off_t>(pos)) != want)
+      bad(pos, std::string("read error: ") + std::strerror(errno));
+  }
   c.buffer.clear();
   c.offsets.clear();
   for (std::size_t i = 0; i < n; ++i) {
-    uint64_t at = pos + i * sizeof(record);
+    uint64_t at = compact_ ? pos + c.at_of[i] : pos + i * sizeof(record);
     if (std::string why = c.decoder.add(c.raw[i], c.buffer); !why.empty())
       bad(at, why);
     c.offsets.resize(c.buffer.size(), at);

@@ -35,8 +35,9 @@ public:
 
 private:
   struct chunk {
-    uint64_t offset; // of its first record
+    uint64_t offset; // of its first record (its payload, compact)
     uint32_t records;
+    uint32_t bytes; // a compact chunk's payload (read and decoded whole)
   };
   struct cursor {
     cursor(const file_header &h, uint16_t th) : thread(th), decoder(h, th) {}
@@ -46,6 +47,8 @@ private:
     std::size_t current = 0;       // index into chunks
     uint32_t in_chunk = 0;         // next record's index in the current chunk
     std::vector<record> raw;       // as read from the file
+    std::vector<uint8_t> payload;  // a compact chunk's bytes
+    std::vector<uint32_t> at_of;   // its records' offsets in them
     std::vector<record> buffer;    // their events
     std::vector<uint64_t> offsets; // each event's record's file offset
     std::size_t at = 0;            // next event in buffer
@@ -64,6 +67,7 @@ private:
 
   std::string path_;
   int fd_ = -1;
+  bool compact_ = false;
   file_header header_;
   uint64_t total_ = 0, done_ = 0;
   std::vector<cursor> cursors_;

@@ -5,6 +5,7 @@
 #include "base/futex.hpp"
 #include "core/task.hpp"
 #include "core/trace_view.hpp"
+#include "trace/compact.hpp"
 #include "trace/record/trace_writer.hpp"
 
 #include <cerrno>
@@ -24,7 +25,10 @@ std::atomic<bool> g_on{false};
 
 namespace {
 
-constexpr std::size_t kBufferRecords = std::size_t(1) << 15; // 1 MiB
+// A worker's buffer of records is small, so that its records are still in
+// the cache when they are encoded; the encoded chunk is written per MiB.
+constexpr std::size_t kBufferRecords = std::size_t(1) << 9; // 16 KiB
+constexpr std::size_t kPackedBytes = std::size_t(1) << 20;
 constexpr uint32_t kIdBlock = 1024;
 constexpr uint64_t kSamplePeriodNs = 100000;
 // The tick rate is measured once, over this long at the start: one rate
@@ -70,6 +74,13 @@ void stop_at_exit() {
 }
 
 } // namespace
+
+struct packer {
+  std::vector<uint8_t> bytes;
+  std::size_t used = 0;
+  std::size_t records = 0;
+  compact::state state;
+};
 
 void forget_in_child() {
   g_on.store(false, std::memory_order_relaxed);
@@ -118,8 +129,10 @@ void stop(bool free_buffers) {
     return;
   g_on.store(false, std::memory_order_release);
   for (thread_log *l : rec->logs)
-    if (l)
+    if (l) {
       l->flush();
+      l->write_packed();
+    }
   try {
     rec->out->close();
   } catch (const error &e) {
@@ -131,6 +144,7 @@ void stop(bool free_buffers) {
   for (thread_log *l : rec->logs)
     if (l) {
       delete[] l->buf;
+      delete l->packed;
       delete l;
     }
   delete rec;
@@ -143,6 +157,8 @@ thread_log *attach(int worker_id) {
   l->buf = new record[kBufferRecords];
   l->pos = l->buf;
   l->limit = l->buf + kBufferRecords;
+  l->packed = new packer;
+  l->packed->bytes.resize(kPackedBytes);
   std::lock_guard<std::mutex> lk(rec.lock);
   if (rec.logs.size() <= static_cast<std::size_t>(worker_id))
     rec.logs.resize(worker_id + 1, nullptr);
@@ -160,17 +176,38 @@ void thread_log::new_id_block() {
 }
 
 void thread_log::flush() {
-  recorder_state &rec = *g_rec;
   if (pos == buf)
     return;
-  // Written as recorded, in ticks: the readers convert (trace_format.hpp).
+  // Encoded as recorded, in ticks: the readers convert (trace_format.hpp).
+  std::size_t n = static_cast<std::size_t>(pos - buf);
+  std::size_t need = n * compact::kMaxRecordBytes + compact::kSlack;
+  packer &p = *packed;
+  if (p.bytes.size() - p.used < need) {
+    write_packed();
+    if (p.bytes.size() < need) // a record with more dependences than fit
+      p.bytes.resize(need);
+  }
+  uint8_t *q = p.bytes.data() + p.used;
+  for (const record *r = buf; r != pos; ++r)
+    q = compact::encode(p.state, *r, q);
+  p.used = static_cast<std::size_t>(q - p.bytes.data());
+  p.records += n;
+  pos = buf;
+  mark = 0;
+}
+
+void thread_log::write_packed() {
+  packer &p = *packed;
+  if (p.records == 0)
+    return;
   try {
-    rec.out->write_chunk(thread, buf, static_cast<std::size_t>(pos - buf));
+    g_rec->out->write_encoded(thread, p.records, p.bytes.data(), p.used);
   } catch (const error &e) {
     write_failed(e);
   }
-  pos = buf;
-  mark = 0;
+  p.used = 0;
+  p.records = 0;
+  p.state = compact::state{};
 }
 
 void thread_log::make_room(std::size_t n) {

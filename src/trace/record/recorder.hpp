@@ -1,5 +1,6 @@
 // The trace recorder (WEFT_TRACE=path): per-worker buffers of trace records
-// (trace_format.hpp), written as chunks when full and at shutdown. The core
+// (trace_format.hpp), encoded (compact.hpp) into the worker's chunk each time
+// they fill, the chunk written per MiB and at shutdown. The core
 // calls the hooks below only after checking on(): with WEFT_TRACE unset each
 // hook site costs one load and one well-predicted branch.
 //
@@ -80,7 +81,11 @@ void stop(bool free_buffers);
 // records nothing (its runtime starts afresh without WEFT_TRACE's file).
 void forget_in_child();
 
-// One worker's buffer of records (times in raw ticks).
+struct packer; // a worker's compact chunk in the making (recorder.cpp)
+
+// One worker's buffer of records (times in raw ticks). A full buffer is
+// encoded (compact.hpp) into the worker's packer while it is still in the
+// cache; the packer is written as a chunk when nearly full.
 struct thread_log {
   record *pos = nullptr, *limit = nullptr, *buf = nullptr;
   uint16_t thread = 0;
@@ -90,6 +95,7 @@ struct thread_log {
   uint64_t found = 0;         // end of the last schedule segment, 0 if stale
   uint64_t next_sample = 0;   // ticks of the next counter sample
   std::size_t created_at = 0; // index in buf of the last task_create
+  packer *packed = nullptr;
 
   // Room for n consecutive records (writes the buffer out when full).
   record *reserve(std::size_t n) {
@@ -116,7 +122,11 @@ struct thread_log {
   }
   void make_room(std::size_t n);
   void new_id_block();
+  // Encodes the buffer's records into the packer (writing it first if
+  // they might not fit).
   void flush();
+  // Writes the packer's chunk.
+  void write_packed();
 };
 
 // ---- hooks (only when on()) -------------------------------------------------
