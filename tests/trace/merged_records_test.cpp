@@ -610,7 +610,8 @@ int leaf_deps(int i, weft_dep *d) {
 // task_end); no finish segment is timed. The trace reads
 // back with every task begun after its creation, each task's dependences
 // as it was given them, and the same per-task events as version 6 had
-// but the finish segments.
+// but the finish segments. The few the throttle's probe runs in place are
+// one task_inline each, traced without their dependences.
 TEST(MergedRecords, RecorderWritesALeafTaskAsTwoRecords) {
   for (int threads : {1, 2, 4}) {
     std::string path = temp_path("leaves") + std::to_string(threads);
@@ -630,13 +631,22 @@ TEST(MergedRecords, RecorderWritesALeafTaskAsTwoRecords) {
     ASSERT_EQ(weft_shutdown(), WEFT_OK);
     unsetenv("WEFT_TRACE");
     std::map<kind, std::size_t> k = kinds_in(path);
-    EXPECT_EQ(k[kind::task_spawn], std::size_t(2 * n / 3)) << threads;
-    EXPECT_EQ(k[kind::task_spawn_dep], std::size_t(n / 3)) << threads;
-    EXPECT_EQ(k[kind::deps], std::size_t(2 * n / 3)) << threads;
+    // The throttle's probe of fine tasks (spawn.cpp, worth_probing) may run
+    // a few of them in place even below the window: one task_inline each,
+    // without its dependences.
+    const std::size_t inl = k[kind::task_inline];
+    EXPECT_LE(inl, std::size_t(n) / 20) << threads;
+    EXPECT_EQ(k[kind::task_spawn] + k[kind::task_spawn_dep] + inl,
+              std::size_t(n))
+        << threads;
+    EXPECT_GE(k[kind::task_spawn] + inl, std::size_t(2 * n / 3)) << threads;
+    EXPECT_GE(k[kind::task_spawn_dep] + inl, std::size_t(n / 3)) << threads;
+    EXPECT_LE(k[kind::deps], std::size_t(2 * n / 3)) << threads;
+    EXPECT_GE(k[kind::deps] + 2 * inl, std::size_t(2 * n / 3)) << threads;
     EXPECT_EQ(k[kind::dep], 0u) << threads;
     EXPECT_EQ(k[kind::task_done], 0u) << threads;
     EXPECT_EQ(k[kind::task_exec] + 2 * k[kind::task_exec2] + k[kind::task_run] +
-                  k[kind::task_begin],
+                  k[kind::task_begin] + inl,
               std::size_t(n + threads))
         << threads;
     EXPECT_EQ(k[kind::task_end], k[kind::task_run] + k[kind::task_begin])
@@ -666,15 +676,21 @@ TEST(MergedRecords, RecorderWritesALeafTaskAsTwoRecords) {
     EXPECT_EQ(events[kind::task_create], std::size_t(n + threads));
     EXPECT_EQ(events[kind::task_begin], std::size_t(n + threads));
     EXPECT_EQ(events[kind::task_end], std::size_t(n + threads));
-    EXPECT_EQ(events[kind::dep], std::size_t(n / 3 + 4 * n / 3));
-    EXPECT_EQ(overheads[uint8_t(overhead_kind::spawn)], std::size_t(n));
+    EXPECT_LE(events[kind::dep], std::size_t(n / 3 + 4 * n / 3));
+    EXPECT_GE(events[kind::dep] + 4 * inl, std::size_t(n / 3 + 4 * n / 3));
+    EXPECT_EQ(overheads[uint8_t(overhead_kind::spawn)] + inl, std::size_t(n));
     EXPECT_EQ(overheads[uint8_t(overhead_kind::finish)], 0u);
     EXPECT_GE(overheads[uint8_t(overhead_kind::schedule)], std::size_t(n) / 2);
     ASSERT_EQ(deps_of.size(), std::size_t(n));
     int i = 0;
+    std::size_t without = 0; // tasks with dependences traced without them
     for (const auto &[id, v] : deps_of) {
       weft_dep d[4];
       int nd = leaf_deps(i++, d);
+      if (nd > 0 && v.empty()) {
+        ++without;
+        continue;
+      }
       ASSERT_EQ(v.size(), std::size_t(nd)) << "task " << id;
       for (int j = 0; j < nd; ++j) {
         EXPECT_EQ(v[j].type, kind::dep);
@@ -683,6 +699,7 @@ TEST(MergedRecords, RecorderWritesALeafTaskAsTwoRecords) {
         EXPECT_EQ(v[j].sub, uint8_t(d[j].mode)) << id;
       }
     }
+    EXPECT_LE(without, inl) << threads;
     trace::task_graph g = trace::build_graph(t);
     ASSERT_EQ(g.tasks.size(), std::size_t(n + threads));
     for (const trace::task_node &x : g.tasks) {
