@@ -231,7 +231,8 @@ WEFT_API void *copy_graph(const char *call, int place, const void *root,
                           const copy_options &opt, graph_buffer *out);
 WEFT_API void release_graph(graph_buffer *b);
 
-// Future state: completion and the waiting worker.
+// Future state: completion and the waiting worker (its id; -3 when workers
+// of more than one id wait, place_set.cpp).
 struct async_state {
   std::atomic<bool> done{false};
   std::atomic<int> waiter{-1};

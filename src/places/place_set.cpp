@@ -314,6 +314,12 @@ namespace {
 // waiter once async_complete no longer touches the state: async_wait
 // returns only then (the state may live on the waiter's stack).
 constexpr int kCompleted = -2;
+// waiter when workers of more than one id wait on the state (a remote
+// async_at's future: the task finish() waits for, spawned by async_at,
+// and the caller's get() on another worker): async_complete wakes every
+// worker, not one (a single id would lose the other's wake-up: issue 13's
+// hang of the nested-call test).
+constexpr int kMany = -3;
 
 void wait_completed(async_state *s) {
   // A few instructions and a futex wake away (yields: the completer may
@@ -328,9 +334,16 @@ void async_complete(async_state *s) {
   s->done.store(true, std::memory_order_seq_cst);
   // The last access to s: its waiter may return and free it from here on.
   int w = s->waiter.exchange(kCompleted, std::memory_order_seq_cst);
-  if (w >= 0)
-    if (runtime *rt = g_runtime.load(std::memory_order_acquire))
+  if (w == -1)
+    return;
+  if (runtime *rt = g_runtime.load(std::memory_order_acquire)) {
+    if (w >= 0) {
       rt->wake(w);
+    } else {
+      for (int i = 0, n = rt->nthreads(); i < n; ++i)
+        rt->wake(i);
+    }
+  }
 }
 
 namespace {
@@ -351,12 +364,15 @@ void async_wait(async_state *s) {
     wait_completed(s);
     return;
   }
-  // Not over kCompleted: async_complete has then finished with s.
+  // Not over kCompleted: async_complete has then finished with s. A
+  // second worker waiting makes it kMany (wake everyone); the same worker
+  // again (a nested wait on its stack) leaves its id.
   for (int cur = s->waiter.load(std::memory_order_seq_cst);;) {
     if (cur == kCompleted)
       return;
-    if (s->waiter.compare_exchange_weak(cur, w->id(),
-                                        std::memory_order_seq_cst))
+    const int want = cur == -1 ? w->id() : cur == w->id() ? cur : kMany;
+    if (want == cur ||
+        s->waiter.compare_exchange_weak(cur, want, std::memory_order_seq_cst))
       break;
   }
   auto done = [s] { return s->done.load(std::memory_order_seq_cst); };
