@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <stdexcept>
@@ -272,7 +274,9 @@ std::uint64_t tree_value(std::uint64_t seed, int depth, int world) {
 // Random trees of nested calls from concurrent tasks (calls back to rank 0,
 // which waits in them; waits nested on every worker's stack; an async_at's
 // future waited for by its caller and by the task finish() waits for, on
-// two workers: issue 13's lost wake-up) must give the serial values.
+// two workers: issue 13's lost wake-up) must give the serial values. Calls
+// received by a waiting worker run on it directly; those the progress
+// thread receives go through the inbox: the trees mix both.
 TEST(Dist, RandomNestedCallTreesDirectAndQueued) {
   const int world = weft::num_places();
   const int tasks = 6, trees = int(8 * scale()) + 1;
