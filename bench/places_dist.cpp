@@ -18,6 +18,14 @@
 //
 //   mpirun -n 2 places_dist [--reps 7] [--quick] [--sizes 8192,65536]
 //       [--strategies] [--empty-only] [--min-iters N] [--idle SECONDS]
+//       [--calls N [--gap-us G]]
+//
+// --calls N: only N empty at() from rank 0 to rank 1, each timed, G us
+// apart (0: back to back), no calibration: a fixed amount of work for
+// per-call counts (valgrind --tool=callgrind, perf stat, strace -c) and,
+// with a gap, the isolated call (the threads of both ranks have gone idle
+// meanwhile). Prints the median, min and max per call and the context
+// switches per call on each rank.
 #include "imsuite/strategy.hpp"
 
 #include <weft/dist.hpp>
@@ -114,6 +122,14 @@ int main(int argc, char **argv) {
                  "only: rank 1 waits in a barrier while rank 0 sleeps this "
                  "long; prints each rank's CPU seconds meanwhile")
       ->check(CLI::Range(0.0, 60.0));
+  long calls = 0;
+  app.add_option("--calls", calls,
+                 "only: N empty at() calls from rank 0, each timed")
+      ->check(CLI::Range(1L, 100000000L));
+  double gap_us = 0;
+  app.add_option("--gap-us", gap_us,
+                 "with --calls: sleep this long before each call")
+      ->check(CLI::Range(0.0, 1e6));
   CLI11_PARSE(app, argc, argv);
 
   weft::places_mpi_init();
@@ -149,6 +165,45 @@ int main(int argc, char **argv) {
     std::printf("{\"rank\": %d, \"wall_s\": %.3f, \"cpu_s\": %.4f, "
                 "\"cpu_share\": %.4f}\n",
                 me, wall, used, used / wall);
+    weft::places_mpi_finalize();
+    return 0;
+  }
+  if (calls > 0) {
+    auto switches = [] {
+      rusage u{};
+      getrusage(RUSAGE_SELF, &u);
+      return std::vector<double>{double(u.ru_nvcsw), double(u.ru_nivcsw)};
+    };
+    std::vector<double> per(std::size_t(calls), 0.0);
+    weft::places_mpi_barrier();
+    std::vector<double> s0 = switches();
+    if (me == 0)
+      for (long i = 0; i < calls; ++i) {
+        if (gap_us > 0)
+          std::this_thread::sleep_for(
+              std::chrono::duration<double, std::micro>(gap_us));
+        auto t0 = clock_type::now();
+        weft::at(weft::place{1}, static_cast<vec *>(nullptr), [](vec *) {});
+        per[std::size_t(i)] = seconds_since(t0) * 1e6;
+      }
+    // Rank 1 served the calls until rank 0 reached this barrier (its few
+    // switches are spread over the calls).
+    weft::places_mpi_barrier();
+    std::vector<double> s1 = switches();
+    double mine[2] = {(s1[0] - s0[0]) / double(calls),
+                      (s1[1] - s0[1]) / double(calls)};
+    double both[4] = {};
+    MPI_Gather(mine, 2, MPI_DOUBLE, both, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (me == 0) {
+      std::sort(per.begin(), per.end());
+      std::printf("{\"calls\": %ld, \"gap_us\": %g, \"median_us\": %.3f, "
+                  "\"min_us\": %.3f, \"p90_us\": %.3f, \"max_us\": %.3f, "
+                  "\"switches_per_call\": {\"caller\": [%.3f, %.3f], "
+                  "\"target\": [%.3f, %.3f]}}\n",
+                  calls, gap_us, per[per.size() / 2], per.front(),
+                  per[per.size() * 9 / 10], per.back(), both[0], both[1],
+                  both[2], both[3]);
+    }
     weft::places_mpi_finalize();
     return 0;
   }

@@ -234,11 +234,13 @@ WEFT_API void *copy_graph(const char *call, int place, const void *root,
                           const copy_options &opt, graph_buffer *out);
 WEFT_API void release_graph(graph_buffer *b);
 
-// Future state: completion and the waiting worker.
+// Future state: completion and the waiting worker (its id; -3 when workers
+// of more than one id wait, place_set.cpp).
 struct async_state {
   std::atomic<bool> done{false};
   std::atomic<int> waiter{-1};
   std::exception_ptr error;
+  void *finish_task = nullptr; // add_finish_task
 };
 // Sets done and wakes a waiter (any thread).
 WEFT_API void async_complete(async_state *s);
@@ -267,6 +269,11 @@ template <class F> void spawn_at(place p, F &&f) {
 }
 // Runs other tasks (a weft thread) or yields until s is done.
 WEFT_API void async_wait(async_state *s);
+// A task in the caller's taskgroup that completes when s does (a detached
+// task with an empty body, fulfilled by async_complete), so that finish()
+// waits for a remote async_at's reply without a task that waits for it
+// (docs/places.md, nested waits). Stored in s; none off a weft thread.
+WEFT_API void add_finish_task(async_state *s);
 // The place of the calling at() task (thread-local), set and restored.
 WEFT_API int swap_here(int place);
 WEFT_API void check_place(const char *call, place p);
@@ -469,40 +476,40 @@ inline constexpr bool remote_ok = [] {
          (std::is_void_v<R> || std::is_trivially_copyable_v<R>);
 }();
 
-// Runs on the target rank: rebuilds f from its captured bytes and spawns
-// f(copy) as a task whose result goes back to `from`.
+// Runs on the target rank, on the worker that started the arrived call (a
+// task of its own, core/inbox.hpp): rebuilds f from its captured bytes and
+// runs f(copy) there and then (no task spawned for it: the call is one
+// already); the result goes back to `from`.
 template <class T, class F>
 void serve_remote(int from, std::uint64_t seq, void *root, graph_buffer b,
                   const void *captures, std::size_t) {
   using R = std::invoke_result_t<F &, T *>;
   alignas(F) unsigned char raw[sizeof(F)];
   std::memcpy(raw, captures, sizeof(F));
+  F &f = *std::launder(reinterpret_cast<F *>(raw));
   graph<T> c(static_cast<T *>(root), b);
-  weft::spawn([from, seq, f = *std::launder(reinterpret_cast<F *>(raw)),
-               c = std::move(c)]() mutable {
-    const dist_ops *d = dist();
-    int prev = swap_here(d->rank);
-    try {
-      if constexpr (std::is_void_v<R>) {
-        f(c.get());
-        c.reset();
-        d->reply_value(from, seq, nullptr, 0);
-      } else if constexpr (std::is_pointer_v<R>) {
-        R r = f(c.get());
-        d->reply_graph(from, seq, r); // copies r's graph before it returns
-        c.reset();
-      } else {
-        R v = f(c.get());
-        c.reset();
-        d->reply_value(from, seq, &v, sizeof v);
-      }
-    } catch (const std::exception &e) {
-      d->reply_error(from, seq, e.what());
-    } catch (...) {
-      d->reply_error(from, seq, "an exception not derived from std::exception");
+  const dist_ops *d = dist();
+  int prev = swap_here(d->rank);
+  try {
+    if constexpr (std::is_void_v<R>) {
+      f(c.get());
+      c.reset();
+      d->reply_value(from, seq, nullptr, 0);
+    } else if constexpr (std::is_pointer_v<R>) {
+      R r = f(c.get());
+      d->reply_graph(from, seq, r); // copies r's graph before it returns
+      c.reset();
+    } else {
+      R v = f(c.get());
+      c.reset();
+      d->reply_value(from, seq, &v, sizeof v);
     }
-    swap_here(prev);
-  });
+  } catch (const std::exception &e) {
+    d->reply_error(from, seq, e.what());
+  } catch (...) {
+    d->reply_error(from, seq, "an exception not derived from std::exception");
+  }
+  swap_here(prev);
 }
 
 template <class T, class F> struct remote_entry {
@@ -537,16 +544,20 @@ namespace detail {
 // The call to a place on another rank (two messages: the call and its
 // reply; docs/places.md, the wire protocol).
 template <class R, class T, class F>
-future<R> remote_async(place p, const T *root, F &f, const copy_options &opt) {
+future<R> remote_async(place p, const T *root, F &f, const copy_options &opt,
+                       bool in_finish = false) {
   using S = typename future<R>::state;
   auto s = std::make_shared<S>();
   if constexpr (remote_ok<T, F>) {
     auto *ctx = new std::shared_ptr<S>(s);
+    if (in_finish)
+      add_finish_task(s.get());
     try {
       dist()->call("weft::at", p.id, remote_entry<T, F>::id, root, opt, &f,
                    sizeof(F), ctx, &on_remote_reply<R, S>);
     } catch (...) {
       delete ctx;
+      async_complete(s.get()); // the finish task ends (the call threw)
       throw;
     }
   } else {
@@ -576,10 +587,7 @@ auto async_at(place p, const T *root, F f, copy_options opt = {})
                 "weft::at: f returns a pointer to an unregistered type");
   detail::check_place("weft::async_at", p);
   if (const detail::dist_ops *d = detail::dist(); d && p.id != d->rank) {
-    future<R> fut = detail::remote_async<R>(p, root, f, opt);
-    // A task that waits for the reply, so that finish() waits for it too.
-    weft::spawn([fut]() mutable { fut.wait(); });
-    return fut;
+    return detail::remote_async<R>(p, root, f, opt, true);
   }
   int caller = here().id;
   auto s = std::make_shared<typename future<R>::state>();

@@ -583,7 +583,11 @@ bool worker::run_external() {
   if (tied_limit())
     return false;
   inbox_job *j = team_->external().take();
-  if (!j)
+  return j && run_job(j);
+}
+
+bool worker::run_job(inbox_job *j) {
+  if (tied_limit())
     return false;
   // A task of its own on this stack: in no taskgroup (no cancellation
   // skips it) and not counted as a child of the task that was waiting here.

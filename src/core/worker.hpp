@@ -25,6 +25,7 @@
 namespace weft {
 
 class runtime;
+struct inbox_job;
 namespace trace {
 struct thread_log;
 }
@@ -110,6 +111,11 @@ public:
   // constraint allows; returns whether it did (the job and its children
   // have finished then).
   bool run_external();
+  // Runs j now on this worker as run_external runs an inbox job (a task of
+  // its own; j and its children have finished on return), for a job this
+  // thread received itself (a waiting worker that polls the network);
+  // false, j not run, when the tied-task constraint forbids it.
+  bool run_job(inbox_job *j);
   // Occupy slot i of t with the implicit task as the current task; returns
   // what leave_team needs to restore the previous membership.
   struct membership {

@@ -57,20 +57,40 @@ constexpr std::size_t kRestartPast = std::size_t(256) << 10;
 
 std::size_t round64(std::size_t n) { return (n + 63) & ~std::size_t(63); }
 
-// A call that arrived, queued for the workers (the team's inbox): the first
-// idle one starts it.
+// A call that arrived, for the workers: the waiting worker that received it
+// runs it when its poll returns, else the team's inbox hands it to the first
+// idle one. Captures up to kInlineCaptures bytes are kept in the job itself
+// (one allocation per call).
+constexpr std::size_t kInlineCaptures = 64;
 struct arrived : inbox_job {
   int from = 0;
   std::uint64_t seq = 0;
   detail::remote_serve_fn fn = nullptr;
   void *root = nullptr;
   graph_buffer graph;
-  std::vector<char> captures;
+  std::size_t ncaptures = 0;
+  alignas(16) char small[kInlineCaptures];
+  std::unique_ptr<char[]> large;
+  const char *captures() const { return large ? large.get() : small; }
 };
 
 struct pending {
   void *ctx;
   detail::remote_done_fn done;
+};
+
+// The pending calls of this rank: the call with sequence number s owns slot
+// s % kCallSlots while it waits (taken by a compare-and-swap from free, its
+// reply frees it), so a call and its reply take no lock; a call whose slot
+// is still taken (one kCallSlots calls older is still pending) goes to the
+// overflow map under a mutex.
+constexpr std::uint64_t kCallSlots = 1024, kSlotFree = 0,
+                        kSlotFilling = ~std::uint64_t(0);
+struct call_slot {
+  // kSlotFree, kSlotFilling (being written), or the owner's sequence
+  // number (released after ctx and done are written).
+  std::atomic<std::uint64_t> seq{kSlotFree};
+  pending p{};
 };
 
 struct state {
@@ -101,8 +121,10 @@ struct state {
   std::atomic<std::uint64_t> results_kept_in_ring{0};
   // What this rank last read of each target's tail.
   std::unique_ptr<std::atomic<std::uint64_t>[]> tails;
-  std::mutex calls_lock;
+  std::unique_ptr<call_slot[]> slots{new call_slot[kCallSlots]};
+  std::mutex calls_lock; // calls: the overflow of slots
   std::unordered_map<std::uint64_t, pending> calls;
+  std::atomic<std::uint64_t> calls_overflowed{0};
   std::atomic<std::uint64_t> next_seq{1};
   dist_ops ops{};
 };
@@ -335,7 +357,8 @@ char *scratch(std::size_t n) {
 // range, moved with one MPI_Put.
 void send_with_graph(const char *call, int to, am_header h, const void *root,
                      copy_map map, const void *payload, std::size_t n) {
-  std::vector<char> body(8 + n);
+  thread_local std::vector<char> body; // no allocation once grown
+  body.resize(8 + n);
   if (n)
     std::memcpy(body.data() + 8, payload, n);
   h.payload = std::uint32_t(body.size());
@@ -428,8 +451,19 @@ void start_arrived(inbox_job *j) {
                    "closure (do all ranks run the same binary?)");
     return;
   }
-  a->fn(a->from, a->seq, a->root, a->graph, a->captures.data(),
-        a->captures.size());
+  a->fn(a->from, a->seq, a->root, a->graph, a->captures(), a->ncaptures);
+}
+
+// The handler of id (the registry takes a mutex): the last one looked up
+// on this thread, else the registry's.
+detail::remote_serve_fn handler_of(std::uint64_t id) {
+  thread_local std::uint64_t last_id = 0;
+  thread_local detail::remote_serve_fn last_fn = nullptr;
+  if (id != last_id || !last_fn) {
+    last_fn = detail::find_remote(id);
+    last_id = id;
+  }
+  return last_fn;
 }
 
 void on_call(int from, const am_header &h, const char *body) {
@@ -437,16 +471,27 @@ void on_call(int from, const am_header &h, const char *body) {
   a->run = start_arrived;
   a->from = from;
   a->seq = h.seq;
-  a->fn = detail::find_remote(h.a[0]);
+  a->fn = handler_of(h.a[0]);
   a->root = reinterpret_cast<void *>(h.a[1]);
   a->graph = arrived_graph(h, body);
-  a->captures.assign(body + 8, body + h.payload);
+  a->ncaptures = h.payload - 8;
+  if (a->ncaptures > kInlineCaptures) {
+    a->large.reset(new char[a->ncaptures]);
+    std::memcpy(a->large.get(), body + 8, a->ncaptures);
+  } else if (a->ncaptures) {
+    std::memcpy(a->small, body + 8, a->ncaptures);
+  }
   detail::submit_to_workers(a.release());
 }
 
 void on_reply(int from, const am_header &h, const char *body) {
   pending p;
-  {
+  call_slot &slot = g->slots[h.seq % kCallSlots];
+  if (h.seq != kSlotFree && h.seq != kSlotFilling &&
+      slot.seq.load(std::memory_order_acquire) == h.seq) {
+    p = slot.p;
+    slot.seq.store(kSlotFree, std::memory_order_release);
+  } else {
     std::lock_guard<std::mutex> lk(g->calls_lock);
     auto it = g->calls.find(h.seq);
     if (it == g->calls.end())
@@ -509,15 +554,27 @@ void op_call(const char *call, int target, std::uint64_t handler,
   h.handler = kCall;
   h.seq = g->next_seq.fetch_add(1, std::memory_order_relaxed);
   h.a[0] = handler;
-  {
+  call_slot &slot = g->slots[h.seq % kCallSlots];
+  std::uint64_t free = kSlotFree;
+  const bool in_slot = slot.seq.compare_exchange_strong(
+      free, kSlotFilling, std::memory_order_acquire, std::memory_order_relaxed);
+  if (in_slot) {
+    slot.p = pending{ctx, done};
+    slot.seq.store(h.seq, std::memory_order_release);
+  } else {
+    g->calls_overflowed.fetch_add(1, std::memory_order_relaxed);
     std::lock_guard<std::mutex> lk(g->calls_lock);
     g->calls.emplace(h.seq, pending{ctx, done});
   }
   try {
     send_with_graph(call, target, h, root, opt.map, captures, n);
   } catch (...) {
-    std::lock_guard<std::mutex> lk(g->calls_lock);
-    g->calls.erase(h.seq);
+    if (in_slot) {
+      slot.seq.store(kSlotFree, std::memory_order_release);
+    } else {
+      std::lock_guard<std::mutex> lk(g->calls_lock);
+      g->calls.erase(h.seq);
+    }
     throw;
   }
 }

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 
 namespace weft::places {
 
@@ -184,7 +185,25 @@ void set_dist(const dist_ops *ops) {
   places::g_dist.store(ops, std::memory_order_release);
 }
 
+namespace {
+// The call a waiting worker received itself while it polled (async_wait):
+// it runs it when poll() returns (outside the comm layer's lock), on this
+// thread, without the inbox's lock and wake-up. One at most: the others of
+// the same poll go to the inbox at once, where other workers can take them
+// (the first may run long, or wait for one of them).
+struct received_call {
+  bool collecting = false;
+  inbox_job *job = nullptr;
+};
+thread_local received_call tl_received;
+} // namespace
+
 void submit_to_workers(inbox_job *j) {
+  received_call &rc = tl_received;
+  if (rc.collecting && !rc.job) {
+    rc.job = j;
+    return;
+  }
   runtime *rt = g_runtime.load(std::memory_order_acquire);
   if (!rt)
     fatal("weft places: a remote call arrived (job %p) but the weft runtime "
@@ -323,6 +342,12 @@ namespace {
 // waiter once async_complete no longer touches the state: async_wait
 // returns only then (the state may live on the waiter's stack).
 constexpr int kCompleted = -2;
+// waiter when workers of more than one id wait on the state (a remote
+// async_at's future: the task finish() waits for, spawned by async_at,
+// and the caller's get() on another worker): async_complete wakes every
+// worker, not one (a single id would lose the other's wake-up: issue 13's
+// hang of the nested-call test).
+constexpr int kMany = -3;
 
 void wait_completed(async_state *s) {
   // A few instructions and a futex wake away (yields: the completer may
@@ -336,17 +361,58 @@ void wait_completed(async_state *s) {
 void async_complete(async_state *s) {
   s->done.store(true, std::memory_order_seq_cst);
   // The last access to s: its waiter may return and free it from here on.
+  void *finish_task = s->finish_task;
   int w = s->waiter.exchange(kCompleted, std::memory_order_seq_cst);
-  if (w >= 0)
-    if (runtime *rt = g_runtime.load(std::memory_order_acquire))
+  runtime *rt = g_runtime.load(std::memory_order_acquire);
+  if (rt && finish_task)
+    rt->fulfill(static_cast<task *>(finish_task));
+  if (w == -1)
+    return;
+  if (rt) {
+    if (w >= 0) {
       rt->wake(w);
+    } else {
+      for (int i = 0, n = rt->nthreads(); i < n; ++i)
+        rt->wake(i);
+    }
+  }
 }
 
 namespace {
 // A thread waiting across ranks between polls: spins, then yields (bounded
 // by the 1 ms of inactivity after which it sleeps).
 constexpr backoff_policy kRemoteWaitBackoff{63, backoff_policy::kForever, 8};
+// How long a thread waiting across ranks polls after the last call or
+// reply before it sleeps: the progress thread's own spin window (50 ms,
+// src/dist/comm.cpp), during which it naps instead while this thread
+// polls. So a call that comes within it, after a pause (an isolated call),
+// is received and run by this thread, without the futex wake-up of a
+// sleeping worker (2-3 context switches); the idle rank's CPU is the same
+// one thread backing off for 50 ms as before, this one instead of the
+// progress thread. (It was 1 ms.)
+constexpr auto kRemotePollWindow = std::chrono::milliseconds(50);
 } // namespace
+
+namespace {
+void no_body(void *) {}
+} // namespace
+
+void add_finish_task(async_state *s) {
+  worker *w = tl_worker;
+  if (!w)
+    return;
+  // A detached task (as OpenMP's detach clause makes): it completes once its
+  // (empty) body has run and async_complete fulfilled it, in whichever
+  // order; the taskgroup it was spawned in counts it until then.
+  task *t = w->alloc_task(no_body, nullptr);
+  t->flags |= TASK_DETACH;
+  t->detach_parts.store(2, std::memory_order_relaxed);
+  s->finish_task = t;
+  if (int rc = w->rt().spawn(*w, t, nullptr, 0); rc != WEFT_OK)
+    fatal("weft::async_at: spawning the task finish() waits for failed "
+          "(error %d)",
+          rc);
+}
 
 void async_wait(async_state *s) {
   if (s->done.load(std::memory_order_acquire)) {
@@ -360,37 +426,55 @@ void async_wait(async_state *s) {
     wait_completed(s);
     return;
   }
-  // Not over kCompleted: async_complete has then finished with s.
+  // Not over kCompleted: async_complete has then finished with s. A
+  // second worker waiting makes it kMany (wake everyone); the same worker
+  // again (a nested wait on its stack) leaves its id.
   for (int cur = s->waiter.load(std::memory_order_seq_cst);;) {
     if (cur == kCompleted)
       return;
-    if (s->waiter.compare_exchange_weak(cur, w->id(),
-                                        std::memory_order_seq_cst))
+    const int want = cur == -1 ? w->id() : cur == w->id() ? cur : kMany;
+    if (want == cur ||
+        s->waiter.compare_exchange_weak(cur, want, std::memory_order_seq_cst))
       break;
   }
   auto done = [s] { return s->done.load(std::memory_order_seq_cst); };
   if (const dist_ops *d = dist()) {
     // Across ranks, while calls or replies came within the last
-    // millisecond, poll (a round trip takes microseconds; a thread that
+    // kRemotePollWindow, poll (a round trip takes microseconds; a thread that
     // sleeps is woken by the progress thread, a futex wake that costs tens
     // of microseconds when the machine is quiet and a time slice when its
     // cores are oversubscribed): receive what arrived on this thread when
-    // MPI allows it (the reply completes s here, a call to this rank is
-    // started here), run tasks and the calls that arrived (the team's
-    // inbox), back off (spins, then yields); then sleep until woken.
+    // MPI allows it (the reply completes s here; a call to this rank
+    // received here runs here as soon as poll() returns, not through the
+    // team's inbox), run tasks and the calls that arrived through the
+    // progress thread (the inbox), back off (spins, then yields); then
+    // sleep until woken.
     using clk = std::chrono::steady_clock;
     auto active = clk::now();
     backoff idle(kRemoteWaitBackoff);
     if (d->polling)
       d->polling(true, false);
+    received_call &rc = tl_received;
     while (!done()) {
-      bool any = d->poll && d->poll();
+      bool any = false;
+      if (d->poll) {
+        rc.collecting = true;
+        any = d->poll();
+        rc.collecting = false;
+        if (inbox_job *j = std::exchange(rc.job, nullptr)) {
+          // Taken out first: a call that waits (a nested at) polls and
+          // collects again.
+          if (!w->run_job(j)) // the tied-task constraint
+            submit_to_workers(j);
+          any = true;
+        }
+      }
       if (!any && !done())
         any = w->help_once() || w->run_external();
       if (any) {
         active = clk::now();
         idle.reset();
-      } else if (clk::now() - active < std::chrono::milliseconds(1)) {
+      } else if (clk::now() - active < kRemotePollWindow) {
         idle.pause();
       } else {
         break;

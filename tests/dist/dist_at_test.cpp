@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -268,6 +269,94 @@ TEST_F(Dist, ConcurrentAtFromTasks) {
       });
   });
   EXPECT_EQ(bad.load(), 0);
+}
+
+// A random tree of nested calls: the call for `seed` runs on rank
+// seed % world and makes 0-3 nested calls (at or async_at, to any rank,
+// this one included) whose values it combines with its own; tree_value
+// computes the same without a call (the serial meaning).
+std::uint64_t tree_value(std::uint64_t seed, int depth, int world);
+
+struct tree_call {
+  std::uint64_t seed;
+  int depth;
+  std::uint64_t operator()(leaf *) const {
+    const int world = weft::num_places();
+    std::mt19937_64 rng(seed);
+    std::uint64_t v = seed % 1000 + 1000 * std::uint64_t(weft::here().id);
+    int kids = depth > 0 ? int(rng() % 4) : 0;
+    std::vector<weft::future<std::uint64_t>> later;
+    for (int k = 0; k < kids; ++k) {
+      std::uint64_t s = rng();
+      weft::place to{int(s % std::uint64_t(world))};
+      tree_call c{s, depth - 1};
+      if (rng() & 1)
+        later.push_back(weft::async_at(to, static_cast<leaf *>(nullptr), c));
+      else
+        v = v * 31 + weft::at(to, static_cast<leaf *>(nullptr), c);
+    }
+    for (auto &f : later)
+      v = v * 37 + f.get();
+    return v;
+  }
+};
+
+std::uint64_t tree_value(std::uint64_t seed, int depth, int world) {
+  std::mt19937_64 rng(seed);
+  std::uint64_t v = seed % 1000 + 1000 * (seed % std::uint64_t(world));
+  int kids = depth > 0 ? int(rng() % 4) : 0;
+  std::vector<std::uint64_t> later;
+  for (int k = 0; k < kids; ++k) {
+    std::uint64_t s = rng();
+    if (rng() & 1)
+      later.push_back(tree_value(s, depth - 1, world));
+    else
+      v = v * 31 + tree_value(s, depth - 1, world);
+  }
+  for (std::uint64_t x : later)
+    v = v * 37 + x;
+  return v;
+}
+
+// Random trees of nested calls from concurrent tasks (calls back to rank 0,
+// which waits in them; waits nested on every worker's stack; an async_at's
+// future waited for by its caller and by the task finish() waits for, on
+// two workers: issue 13's lost wake-up) must give the serial values. Calls
+// received by a waiting worker run on it directly; those the progress
+// thread receives go through the inbox: the trees mix both.
+TEST_F(Dist, RandomNestedCallTreesDirectAndQueued) {
+  const int world = weft::num_places();
+  const int tasks = 6, trees = int(8 * scale()) + 1;
+  std::atomic<int> bad{0}, done{0};
+  weft::dist_stats before = weft::places_mpi_stats();
+  weft::finish([&] {
+    for (int t = 0; t < tasks; ++t)
+      weft::spawn([t, trees, world, &bad, &done] {
+        std::mt19937_64 rng(std::uint64_t(t) * 104729 + 20261127);
+        for (int k = 0; k < trees; ++k) {
+          std::uint64_t seed = rng();
+          int depth = 1 + int(rng() % 3);
+          // The root call goes to the rank seed % world (maybe this one).
+          std::uint64_t got =
+              weft::at(weft::place{int(seed % std::uint64_t(world))},
+                       static_cast<leaf *>(nullptr), tree_call{seed, depth});
+          if (got != tree_value(seed, depth, world))
+            bad.fetch_add(1);
+          done.fetch_add(1);
+        }
+      });
+  });
+  weft::dist_stats after = weft::places_mpi_stats();
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_EQ(done.load(), tasks * trees);
+  // Rank 0 served calls too (the trees call back).
+  EXPECT_GT(after.calls_received, before.calls_received);
+  std::printf("nested trees: rank 0 received %llu calls, %llu of them by "
+              "a waiting thread (run there)\n",
+              static_cast<unsigned long long>(after.calls_received -
+                                              before.calls_received),
+              static_cast<unsigned long long>(after.calls_polled -
+                                              before.calls_polled));
 }
 
 TEST_F(Dist, RemoteExceptionComesBack) {

@@ -14,6 +14,7 @@
 #include <functional>
 #include <random>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 // The worked example of docs/places.md.
@@ -304,6 +305,111 @@ TEST(At, TasksOfAPlaceRunOnItsWorkers) {
   if (T == 1) {
     EXPECT_EQ(on_own.load(), total.load());
   }
+}
+
+// A random tree of nested calls (as tests/dist's): the call for `seed` runs
+// on place seed % places and makes 0-3 nested calls (at or async_at, to any
+// place, the caller's included) whose values it combines with its own;
+// tree_value computes the same without a call (the serial meaning).
+struct tree_call {
+  std::uint64_t seed;
+  int depth;
+  std::uint64_t operator()(leaf *) const {
+    const int np = weft::num_places();
+    std::mt19937_64 rng(seed);
+    std::uint64_t v = seed % 1000 + 1000 * std::uint64_t(weft::here().id);
+    int kids = depth > 0 ? int(rng() % 4) : 0;
+    std::vector<weft::future<std::uint64_t>> later;
+    for (int k = 0; k < kids; ++k) {
+      std::uint64_t s = rng();
+      weft::place to{int(s % std::uint64_t(np))};
+      tree_call c{s, depth - 1};
+      if (rng() & 1)
+        later.push_back(weft::async_at(to, static_cast<leaf *>(nullptr), c));
+      else
+        v = v * 31 + weft::at(to, static_cast<leaf *>(nullptr), c);
+    }
+    for (auto &f : later)
+      v = v * 37 + f.get();
+    return v;
+  }
+};
+
+std::uint64_t tree_value(std::uint64_t seed, int depth, int np) {
+  std::mt19937_64 rng(seed);
+  std::uint64_t v = seed % 1000 + 1000 * (seed % std::uint64_t(np));
+  int kids = depth > 0 ? int(rng() % 4) : 0;
+  std::vector<std::uint64_t> later;
+  for (int k = 0; k < kids; ++k) {
+    std::uint64_t s = rng();
+    if (rng() & 1)
+      later.push_back(tree_value(s, depth - 1, np));
+    else
+      v = v * 31 + tree_value(s, depth - 1, np);
+  }
+  for (std::uint64_t x : later)
+    v = v * 37 + x;
+  return v;
+}
+
+// Random trees of nested calls from 6 concurrent tasks (waits nested on
+// every worker's stack) give the serial values and end.
+TEST(At, RandomNestedCallTrees) {
+  const int np = weft::num_places();
+  const int tasks = 6, trees = int(8 * scale()) + 1;
+  std::atomic<int> bad{0}, done{0};
+  weft::finish([&] {
+    for (int t = 0; t < tasks; ++t)
+      weft::spawn([t, trees, np, &bad, &done] {
+        std::mt19937_64 rng(std::uint64_t(t) * 104729 + 20261127);
+        for (int k = 0; k < trees; ++k) {
+          std::uint64_t seed = rng();
+          int depth = 1 + int(rng() % 3);
+          std::uint64_t got =
+              weft::at(weft::place{int(seed % std::uint64_t(np))},
+                       static_cast<leaf *>(nullptr), tree_call{seed, depth});
+          if (got != tree_value(seed, depth, np))
+            bad.fetch_add(1);
+          done.fetch_add(1);
+        }
+      });
+  });
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_EQ(done.load(), tasks * trees);
+}
+
+// One future waited for by two tasks at once (on two workers when the
+// call has a third): both wake when it completes. (A future's state named one
+// waiting worker: the other slept on, issue 13's hang.)
+TEST(At, AFutureWaitedByTwoTasksWakesBoth) {
+  const int np = weft::num_places();
+  const int rounds = int(40 * scale()) + 4;
+  std::atomic<int> woke{0};
+  for (int r = 0; r < rounds; ++r) {
+    std::atomic<int> waiting{0};
+    auto f = weft::async_at(
+        weft::place{np - 1}, static_cast<leaf *>(nullptr), [&waiting](leaf *) {
+          // Until both waiters are about to wait (5 ms at most: with too
+          // few threads they run after), then long enough for them to
+          // sleep.
+          auto until =
+              std::chrono::steady_clock::now() + std::chrono::milliseconds(5);
+          while (waiting.load() < 2 && std::chrono::steady_clock::now() < until)
+            std::this_thread::yield();
+          std::this_thread::sleep_for(std::chrono::milliseconds(2));
+          return 7;
+        });
+    weft::finish([&] {
+      for (int k = 0; k < 2; ++k)
+        weft::spawn([f, &waiting, &woke]() mutable {
+          waiting.fetch_add(1);
+          f.wait();
+          woke.fetch_add(1);
+        });
+    });
+    EXPECT_EQ(f.get(), 7);
+  }
+  EXPECT_EQ(woke.load(), 2 * rounds);
 }
 
 } // namespace
