@@ -3,6 +3,7 @@
 // from places_mpi_finalize. Random graphs (sharing, cycles, arrays, long
 // chains) go to every rank and come back; each copy must be isomorphic to
 // its source and the source untouched.
+#include "../places/call_tree.hpp"
 #include "../places/graph_util.hpp"
 
 #include <weft/dist.hpp>
@@ -271,53 +272,6 @@ TEST_F(Dist, ConcurrentAtFromTasks) {
   EXPECT_EQ(bad.load(), 0);
 }
 
-// A random tree of nested calls: the call for `seed` runs on rank
-// seed % world and makes 0-3 nested calls (at or async_at, to any rank,
-// this one included) whose values it combines with its own; tree_value
-// computes the same without a call (the serial meaning).
-std::uint64_t tree_value(std::uint64_t seed, int depth, int world);
-
-struct tree_call {
-  std::uint64_t seed;
-  int depth;
-  std::uint64_t operator()(leaf *) const {
-    const int world = weft::num_places();
-    std::mt19937_64 rng(seed);
-    std::uint64_t v = seed % 1000 + 1000 * std::uint64_t(weft::here().id);
-    int kids = depth > 0 ? int(rng() % 4) : 0;
-    std::vector<weft::future<std::uint64_t>> later;
-    for (int k = 0; k < kids; ++k) {
-      std::uint64_t s = rng();
-      weft::place to{int(s % std::uint64_t(world))};
-      tree_call c{s, depth - 1};
-      if (rng() & 1)
-        later.push_back(weft::async_at(to, static_cast<leaf *>(nullptr), c));
-      else
-        v = v * 31 + weft::at(to, static_cast<leaf *>(nullptr), c);
-    }
-    for (auto &f : later)
-      v = v * 37 + f.get();
-    return v;
-  }
-};
-
-std::uint64_t tree_value(std::uint64_t seed, int depth, int world) {
-  std::mt19937_64 rng(seed);
-  std::uint64_t v = seed % 1000 + 1000 * (seed % std::uint64_t(world));
-  int kids = depth > 0 ? int(rng() % 4) : 0;
-  std::vector<std::uint64_t> later;
-  for (int k = 0; k < kids; ++k) {
-    std::uint64_t s = rng();
-    if (rng() & 1)
-      later.push_back(tree_value(s, depth - 1, world));
-    else
-      v = v * 31 + tree_value(s, depth - 1, world);
-  }
-  for (std::uint64_t x : later)
-    v = v * 37 + x;
-  return v;
-}
-
 // Random trees of nested calls from concurrent tasks (calls back to rank 0,
 // which waits in them; waits nested on every worker's stack; an async_at's
 // future waited for by its caller and by the task finish() waits for, on
@@ -337,10 +291,10 @@ TEST_F(Dist, RandomNestedCallTreesDirectAndQueued) {
           std::uint64_t seed = rng();
           int depth = 1 + int(rng() % 3);
           // The root call goes to the rank seed % world (maybe this one).
-          std::uint64_t got =
-              weft::at(weft::place{int(seed % std::uint64_t(world))},
-                       static_cast<leaf *>(nullptr), tree_call{seed, depth});
-          if (got != tree_value(seed, depth, world))
+          std::uint64_t got = weft::at(
+              weft::place{int(seed % std::uint64_t(world))},
+              static_cast<leaf *>(nullptr), pt::tree_call{seed, depth});
+          if (got != pt::tree_value(seed, depth, world))
             bad.fetch_add(1);
           done.fetch_add(1);
         }

@@ -1,6 +1,7 @@
 // at(), async_at() and finish() across places: results against the serial
 // meaning, copies in the destination's partition, results copied back,
 // nesting, exceptions. Run at 1, 2 and 4 threads with several places.
+#include "call_tree.hpp"
 #include "graph_util.hpp"
 
 #include <weft/places.hpp>
@@ -307,51 +308,6 @@ TEST(At, TasksOfAPlaceRunOnItsWorkers) {
   }
 }
 
-// A random tree of nested calls (as tests/dist's): the call for `seed` runs
-// on place seed % places and makes 0-3 nested calls (at or async_at, to any
-// place, the caller's included) whose values it combines with its own;
-// tree_value computes the same without a call (the serial meaning).
-struct tree_call {
-  std::uint64_t seed;
-  int depth;
-  std::uint64_t operator()(leaf *) const {
-    const int np = weft::num_places();
-    std::mt19937_64 rng(seed);
-    std::uint64_t v = seed % 1000 + 1000 * std::uint64_t(weft::here().id);
-    int kids = depth > 0 ? int(rng() % 4) : 0;
-    std::vector<weft::future<std::uint64_t>> later;
-    for (int k = 0; k < kids; ++k) {
-      std::uint64_t s = rng();
-      weft::place to{int(s % std::uint64_t(np))};
-      tree_call c{s, depth - 1};
-      if (rng() & 1)
-        later.push_back(weft::async_at(to, static_cast<leaf *>(nullptr), c));
-      else
-        v = v * 31 + weft::at(to, static_cast<leaf *>(nullptr), c);
-    }
-    for (auto &f : later)
-      v = v * 37 + f.get();
-    return v;
-  }
-};
-
-std::uint64_t tree_value(std::uint64_t seed, int depth, int np) {
-  std::mt19937_64 rng(seed);
-  std::uint64_t v = seed % 1000 + 1000 * (seed % std::uint64_t(np));
-  int kids = depth > 0 ? int(rng() % 4) : 0;
-  std::vector<std::uint64_t> later;
-  for (int k = 0; k < kids; ++k) {
-    std::uint64_t s = rng();
-    if (rng() & 1)
-      later.push_back(tree_value(s, depth - 1, np));
-    else
-      v = v * 31 + tree_value(s, depth - 1, np);
-  }
-  for (std::uint64_t x : later)
-    v = v * 37 + x;
-  return v;
-}
-
 // Random trees of nested calls from 6 concurrent tasks (waits nested on
 // every worker's stack) give the serial values and end.
 TEST(At, RandomNestedCallTrees) {
@@ -365,10 +321,10 @@ TEST(At, RandomNestedCallTrees) {
         for (int k = 0; k < trees; ++k) {
           std::uint64_t seed = rng();
           int depth = 1 + int(rng() % 3);
-          std::uint64_t got =
-              weft::at(weft::place{int(seed % std::uint64_t(np))},
-                       static_cast<leaf *>(nullptr), tree_call{seed, depth});
-          if (got != tree_value(seed, depth, np))
+          std::uint64_t got = weft::at(
+              weft::place{int(seed % std::uint64_t(np))},
+              static_cast<leaf *>(nullptr), pt::tree_call{seed, depth});
+          if (got != pt::tree_value(seed, depth, np))
             bad.fetch_add(1);
           done.fetch_add(1);
         }
