@@ -173,9 +173,16 @@ double taskwait_cost() {
 
 struct probe {
   std::atomic<bool> started{false};
+  std::atomic<bool> done{false};
   double start_ns = 0;
   int worker = -1;
 };
+
+// The probe task's body lasts this long after its start is recorded, so
+// that the throttle takes the probes for coarse tasks: a creator of fine
+// tasks runs them in place (core/spawn.cpp, worth_probing: once the team
+// finishes a task per under ~0.4 us), which would measure no hand-off.
+constexpr double kProbeBodyNs = 5000;
 
 void probe_body(void *arg) {
   g_ran.fetch_add(1, std::memory_order_relaxed);
@@ -183,18 +190,22 @@ void probe_body(void *arg) {
   p->start_ns = now_ns();
   p->worker = weft_thread_id();
   p->started.store(true, std::memory_order_release);
+  while (now_ns() - p->start_ns < kProbeBodyNs) {
+  }
+  p->done.store(true, std::memory_order_release);
 }
 
 // schedule, `threads` workers: worker 0 spawns a task without dependences
 // (ready at once: spawn's last step queues it) and spins outside weft until
 // it starts; the sample is its start time minus spawn's return, the other
 // workers being idle (looking for work, not asleep: the trials follow each
-// other at once). Median of kTrials.
+// other at once; each waits for the last probe's end). Median of kTrials.
 double schedule_cost() {
   std::vector<double> samples;
   probe p;
   for (int i = 0; i < kTrials; ++i) {
     p.started.store(false, std::memory_order_relaxed);
+    p.done.store(false, std::memory_order_relaxed);
     spawn_or_die(probe_body, &p, nullptr, 0);
     double ready = now_ns();
     while (!p.started.load(std::memory_order_acquire)) {
@@ -207,6 +218,8 @@ double schedule_cost() {
       std::exit(1);
     }
     samples.push_back(p.start_ns - ready);
+    while (!p.done.load(std::memory_order_acquire)) {
+    }
   }
   timed_taskwait();
   return median(samples);
