@@ -46,11 +46,11 @@ inline constexpr uint64_t kCoarseTicks = 4000;
 #endif
 inline constexpr uint64_t kGrainTasks = 64;
 
-// A hand-off's cost to the creator, in grain-clock ticks per task (about
-// 200 ns: run_now_instead, still_throttled).
 // A creator not throttled tries its tasks in place once in this many
 // throttle checks (spawn_as): once per 1,024 children.
 inline constexpr uint32_t kInlineProbeEvery = 64;
+// A hand-off's cost to the creator, in grain-clock ticks per task (about
+// 200 ns: run_now_instead, still_throttled).
 #if defined(__x86_64__)
 inline constexpr uint64_t kHandOffTicks = 512;
 #else
