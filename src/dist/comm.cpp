@@ -128,6 +128,7 @@ struct comm::impl {
   std::atomic<bool> finish_requested{false}, finished{false};
   void (*on_barrier)(void *) = nullptr;
   void *barrier_arg = nullptr;
+  bool (*quiet)(void *) = nullptr; // finish: this rank's own work is over
   std::int64_t timeout_ms = 6000;
   std::mutex ready_lock;
   std::condition_variable ready_cv;
@@ -137,23 +138,24 @@ struct comm::impl {
   // MPI_THREAD_MULTIPLE (and not WEFT_DIST_FUNNELED=1): callers make their
   // own sends, puts and atomics; the progress thread receives.
   bool direct = false;
-  // A worker may still release a graph (publish the ring's tail, restart
-  // the ring: atomics on its own window) after the final barrier completed:
-  // a call whose result graph went back releases its own graph after the
-  // reply. Such late calls count themselves in window_users; once the
-  // barrier completed the window is closing, they make no MPI call, and
-  // the progress thread waits for those inside before it frees the window
-  // (before, they failed MPI_Win_flush with MPI_ERR_RMA_SYNC; seen in 2 of
-  // 4 runs of dist.at.np4 once the ring restarted after every large graph).
+  // Nothing of weft's own uses the window once the shutdown's last step
+  // found this rank quiet (finish): a served call releases its graph after
+  // its reply, but the shutdown waits for that (before, such late releases
+  // ran on while finalize freed the window and the places' state: the
+  // finalize/op_release race). A thread that still calls in (a task of the
+  // program outliving places_mpi_finalize) ends the rank naming the call,
+  // rather than touch a freed window; the progress thread waits for those
+  // inside before it frees it.
   std::atomic<int> window_users{0};
   std::atomic<bool> window_closing{false};
-  bool enter_window() {
+  void enter_window(const char *call) {
     window_users.fetch_add(1, std::memory_order_seq_cst);
     if (window_closing.load(std::memory_order_seq_cst)) {
       window_users.fetch_sub(1, std::memory_order_seq_cst);
-      return false;
+      c.die("%s after places_mpi_finalize closed the window (a task of the "
+            "program outlived it)",
+            call);
     }
-    return true;
   }
   void leave_window() { window_users.fetch_sub(1, std::memory_order_seq_cst); }
   bool funneled = false; // WEFT_DIST_FUNNELED
@@ -475,7 +477,11 @@ struct comm::impl {
     auto last_beat = clock::now() - kHeartbeat;
     auto last_work = clock::now();
     MPI_Request barrier = MPI_REQUEST_NULL;
-    bool in_barrier = false;
+    // The shutdown (finish): none; in the first barrier (every rank called
+    // finish); until this rank is quiet; in the second barrier (every rank
+    // was quiet); until it is quiet again (the tails of calls it served
+    // meanwhile). Messages are served and queued operations run throughout.
+    enum { running, all_came, draining, all_quiet, settling } phase = running;
     backoff idle(kProgressBackoff);
     int idle_nap = kIdleNapUs;
     for (;;) {
@@ -491,24 +497,44 @@ struct comm::impl {
         }
         step_lock.unlock();
       }
-      if (finish_requested.load(std::memory_order_acquire) && !in_barrier) {
+      if (phase == running &&
+          finish_requested.load(std::memory_order_acquire)) {
         check(MPI_Ibarrier(net, &barrier), "MPI_Ibarrier");
-        in_barrier = true;
+        phase = all_came;
       }
-      if (in_barrier) {
+      if (phase == all_came || phase == all_quiet) {
         int flag = 0;
         check(MPI_Test(&barrier, &flag, MPI_STATUS_IGNORE),
-              "MPI_Test of the final barrier");
-        if (flag) {
-          {
-            std::lock_guard<std::mutex> lk(step_lock);
+              "MPI_Test of a final barrier");
+        if (flag)
+          phase = phase == all_came ? draining : settling;
+      }
+      if (phase == draining || phase == settling) {
+        // Under step_lock: no handler runs (on_call counts a served call,
+        // on_reply ends a pending one), and once quiet in settling no poller
+        // receives again (closing), so nothing starts after the check.
+        std::lock_guard<std::mutex> lk(step_lock);
+        if (!quiet || quiet(barrier_arg)) {
+          if (phase == draining) {
+            check(MPI_Ibarrier(net, &barrier), "MPI_Ibarrier");
+            phase = all_quiet;
+          } else {
             closing = true; // no poller calls MPI from here on
           }
-          on_barrier(barrier_arg);
-          break;
         }
       }
-      if (worked) {
+      if (closing) {
+        on_barrier(barrier_arg);
+        break;
+      }
+      if (phase != running) {
+        // Shutting down (a nap would return at once: finish_requested);
+        // a served call's tail may need this core.
+        if (worked)
+          idle.reset();
+        else
+          idle.pause();
+      } else if (worked) {
         last_work = t;
         idle.reset();
         idle_nap = kIdleNapUs;
@@ -567,6 +593,9 @@ struct comm::impl {
   }
 
   void submit(op *o) {
+    if (window_closing.load(std::memory_order_seq_cst)) // nobody would run it
+      c.die("an operation queued after places_mpi_finalize closed the "
+            "window (a task of the program outlived it)");
     // Read before it is queued: an owned op may be run and freed at once.
     const bool wake = o->k != op::track;
     {
@@ -719,8 +748,7 @@ void comm::send(int to, const am_header &h, const void *payload) {
 
 std::uint64_t comm::fetch_add(int to, std::size_t disp, std::uint64_t v) {
   if (impl_->direct) {
-    if (!impl_->enter_window())
-      return kWindowClosed;
+    impl_->enter_window("comm::fetch_add");
     std::uint64_t r = impl_->fetch_add_now(to, disp, v);
     impl_->leave_window();
     return r;
@@ -752,10 +780,9 @@ void comm::get(int to, std::size_t disp, void *dst, std::size_t bytes) {
 
 void comm::publish(std::size_t disp, std::uint64_t v) {
   if (impl_->direct) {
-    if (impl_->enter_window()) {
-      impl_->publish_now(disp, v);
-      impl_->leave_window();
-    }
+    impl_->enter_window("comm::publish");
+    impl_->publish_now(disp, v);
+    impl_->leave_window();
     return;
   }
   auto *o = new op;
@@ -786,10 +813,12 @@ void comm::put_then_send(int to, const put_part *parts, std::size_t n,
   impl_->wait(&o);
 }
 
-void comm::finish(void (*on_barrier)(void *), void *arg, void (*wait)(void *)) {
+void comm::finish(void (*on_barrier)(void *), void *arg, void (*wait)(void *),
+                  bool (*quiet)(void *)) {
   impl &m = *impl_;
   m.on_barrier = on_barrier;
   m.barrier_arg = arg;
+  m.quiet = quiet;
   m.finish_requested.store(true, std::memory_order_seq_cst);
   m.nudge();
   wait(arg);

@@ -86,10 +86,8 @@ public:
   void send(int to, const am_header &h, const void *payload);
   // An atomic fetch-and-add of v on the 64-bit word at byte `disp` of rank
   // to's window (MPI_Fetch_and_op, MPI_SUM); returns the old value. v == 0
-  // reads the word (MPI_NO_OP). Blocks the caller until done. Once the
-  // final barrier completed (a late release on a worker), it makes no MPI
-  // call and returns kWindowClosed; publish then does nothing.
-  static constexpr std::uint64_t kWindowClosed = ~std::uint64_t(0);
+  // reads the word (MPI_NO_OP). Blocks the caller until done. Called after
+  // finish() closed the window, it ends the rank naming itself (as publish).
   std::uint64_t fetch_add(int to, std::size_t disp, std::uint64_t v);
   // Whether the caller is the progress thread (which must not wait for
   // itself: get, fetch_add and barrier block on it in the FUNNELED
@@ -115,11 +113,18 @@ public:
   // all).
   void put_then_send(int to, const put_part *parts, std::size_t n,
                      std::size_t disp, const am_header &h, const void *payload);
-  // Collective: starts a barrier; the progress thread keeps serving
-  // messages until every rank has called finish, then calls on_barrier(arg)
-  // and frees the window and finalises MPI. wait(arg) runs on the caller
-  // meanwhile (it must return once on_barrier ran). Bounded by the watchdog.
-  void finish(void (*on_barrier)(void *), void *arg, void (*wait)(void *));
+  // Collective: the shutdown. The progress thread keeps serving messages
+  // and running queued operations through three steps: (1) a barrier, until
+  // every rank has called finish; (2) until quiet(arg) holds on this rank,
+  // then a second barrier, until it held on every rank; (3) until quiet(arg)
+  // holds again. Then it calls on_barrier(arg), frees the window and
+  // finalises MPI. quiet runs on the progress thread under the receiving
+  // lock (no handler runs meanwhile); it says whether this rank's own work
+  // (served calls with their tails, its calls awaiting replies) is over.
+  // wait(arg) runs on the caller meanwhile (it must return once on_barrier
+  // ran). Bounded by the watchdog (heartbeats go on until step 3 ends).
+  void finish(void (*on_barrier)(void *), void *arg, void (*wait)(void *),
+              bool (*quiet)(void *));
   // Whether poll() can receive (MPI_THREAD_MULTIPLE without
   // WEFT_DIST_FUNNELED).
   bool pollable() const;

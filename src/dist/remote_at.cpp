@@ -126,6 +126,10 @@ struct state {
   std::unordered_map<std::uint64_t, pending> calls;
   std::atomic<std::uint64_t> calls_overflowed{0};
   std::atomic<std::uint64_t> next_seq{1};
+  // Calls that arrived and are not over: counted on arrival (on_call) and
+  // uncounted when start_arrived has done with everything, the graph's
+  // release after the reply included. places_mpi_finalize waits for 0.
+  std::atomic<std::uint64_t> serving{0};
   dist_ops ops{};
 };
 state *g = nullptr;
@@ -253,7 +257,7 @@ void restart_if_drained() {
   if (drained)
     got = g->c->fetch_add(me, kTopDisp, rest);
   std::lock_guard<std::mutex> lk(g->heap_lock);
-  if (drained && got != comm::kWindowClosed) { // closed: finalize freed it
+  if (drained) {
     (got == t ? g->restarts : g->restarts_lost)
         .fetch_add(1, std::memory_order_relaxed);
     release_locked(got, got + rest);
@@ -442,6 +446,11 @@ void op_release(graph_buffer *b);
 
 // On a worker: spawns the call's task (serve_remote), or answers an error.
 void start_arrived(inbox_job *j) {
+  // Uncounted last (after a is freed): the call's tail (its graph released
+  // after a pointer result's or an error's reply) is over.
+  struct over {
+    ~over() { g->serving.fetch_sub(1, std::memory_order_release); }
+  } counted;
   std::unique_ptr<arrived> a(static_cast<arrived *>(j));
   if (!a->fn) {
     if (a->graph.base)
@@ -467,6 +476,7 @@ detail::remote_serve_fn handler_of(std::uint64_t id) {
 }
 
 void on_call(int from, const am_header &h, const char *body) {
+  g->serving.fetch_add(1, std::memory_order_relaxed); // under step_lock
   auto a = std::make_unique<arrived>();
   a->run = start_arrived;
   a->from = from;
@@ -636,6 +646,21 @@ void op_release(graph_buffer *b) {
     restart_if_drained();
 }
 
+// On the progress thread under the comm layer's receiving lock (no on_call
+// or on_reply runs meanwhile): whether this rank's own work is over: no
+// call that arrived is still served or in its tail (serving), and none of
+// its calls awaits a reply (its slot taken, or in the overflow map), a
+// future dropped before its reply included (the reply is still handled).
+bool quiet() {
+  if (g->serving.load(std::memory_order_acquire) != 0)
+    return false;
+  for (std::uint64_t i = 0; i < kCallSlots; ++i)
+    if (g->slots[i].seq.load(std::memory_order_acquire) != kSlotFree)
+      return false;
+  std::lock_guard<std::mutex> lk(g->calls_lock);
+  return g->calls.empty();
+}
+
 } // namespace
 
 void places_mpi_init(std::size_t bytes) {
@@ -699,6 +724,10 @@ void places_mpi_finalize() {
   if (!g)
     throw std::logic_error("weft::places_mpi_finalize: places_mpi_init was "
                            "not called");
+  // The order (docs/places.md, the comm layer): serve until every rank is
+  // here; serve until this rank's own work is over (quiet: no call served
+  // or in its tail, none of its calls awaiting a reply); a second barrier;
+  // quiet again; only then the window, the places and g are freed.
   detail::async_state done;
   g->c->finish(
       [](void *a) {
@@ -707,7 +736,8 @@ void places_mpi_finalize() {
       &done,
       [](void *a) {
         detail::async_wait(static_cast<detail::async_state *>(a));
-      });
+      },
+      [](void *) { return quiet(); });
   detail::set_dist(nullptr);
   places_shutdown();
   delete g;

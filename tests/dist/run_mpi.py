@@ -11,6 +11,7 @@ when it makes a rank fail (else of the start): the dead-rank tests.
 """
 import argparse
 import os
+import random
 import re
 import subprocess
 import sys
@@ -29,6 +30,11 @@ def main():
     env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                WEFT_TEST_RANKS=str(a.np))
     env.setdefault("WEFT_NUM_THREADS", "2")
+    # One seed for every rank of a run (a test with a random plan shared by
+    # the ranks reads it); printed, so that a failing run can be repeated.
+    if "WEFT_TEST_SEED" not in env:
+        env["WEFT_TEST_SEED"] = str(random.SystemRandom().getrandbits(31))
+    print("run_mpi.py: WEFT_TEST_SEED=%s" % env["WEFT_TEST_SEED"])
     full = ["mpirun", "--oversubscribe", "--bind-to", "none",
             "--mca", "btl", "self,vader", "-np", str(a.np)] + cmd
     t0 = time.monotonic()
