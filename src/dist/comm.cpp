@@ -512,9 +512,12 @@ struct comm::impl {
       if (phase == draining || phase == settling) {
         // Under step_lock: no handler runs (on_call counts a served call,
         // on_reply ends a pending one), and once quiet in settling no poller
-        // receives again (closing), so nothing starts after the check.
+        // receives again (closing), so nothing starts after the check. An
+        // operation still queued (a reply or a tail publish in FUNNELED,
+        // queued before its call was counted over) runs first.
         std::lock_guard<std::mutex> lk(step_lock);
-        if (!quiet || quiet(barrier_arg)) {
+        if (!queued.load(std::memory_order_seq_cst) &&
+            (!quiet || quiet(barrier_arg))) {
           if (phase == draining) {
             check(MPI_Ibarrier(net, &barrier), "MPI_Ibarrier");
             phase = all_quiet;
