@@ -256,6 +256,73 @@ void thread_log::settle_tail() {
     emit(record{kind::task_inline, i_flags, thread, 0, i_at, i_id, i_parent});
 }
 
+void ended_general(thread_log &l, uint32_t id, uint64_t at) {
+  if ((l.tail & thread_log::tail_run) && l.c_id == id && at >= l.c_start &&
+      at - l.c_start <= UINT32_MAX) {
+    uint64_t body = at - l.c_start;
+    if ((l.tail & thread_log::tail_exec) && l.c_from == l.e_start + l.e_body &&
+        l.e_start - l.e_from <= kExec2Max &&
+        l.c_start - l.c_from <= kExec2Max && body <= kExec2Max) {
+      l.emit(record{
+          kind::task_exec2, static_cast<uint8_t>(overhead_kind::schedule),
+          l.thread, l.e_body, l.e_start, l.e_id | uint64_t(id) << 32,
+          exec2_arg(l.e_start - l.e_from, l.c_start - l.c_from, body)});
+      l.tail = 0;
+    } else {
+      if (l.tail & thread_log::tail_exec)
+        l.emit(record{kind::task_exec,
+                      static_cast<uint8_t>(overhead_kind::schedule), l.thread,
+                      l.e_body, l.e_start, l.e_id, l.e_from});
+      l.tail = thread_log::tail_exec;
+      l.e_id = id;
+      l.e_body = static_cast<uint32_t>(body);
+      l.e_from = l.c_from;
+      l.e_start = l.c_start;
+    }
+    l.done = true;
+    l.done_id = id;
+  } else {
+    l.put(kind::task_end, 0, 0, at, id, 0);
+  }
+}
+void spawned_general(thread_log &l, uint32_t id, uint64_t from, uint64_t to) {
+  uint64_t d = to > from ? to - from : 0;
+  if (l.tail == thread_log::tail_spawn && l.s_id == id && d <= UINT32_MAX) {
+    l.tail = 0;
+    if (l.s_ndeps == 1) {
+      uint64_t addr = reinterpret_cast<uint64_t>(l.s_deps[0].addr);
+      l.emit(
+          record{kind::task_spawn_dep,
+                 static_cast<uint8_t>(
+                     l.s_flags | static_cast<uint8_t>(l.s_deps[0].mode) << 4),
+                 l.thread, static_cast<uint32_t>(addr >> 32), l.s_at,
+                 id | addr << 32, l.s_parent | d << 32});
+    } else {
+      if (l.s_ndeps > 1)
+        l.room(1 + deps_records(l.s_ndeps));
+      l.emit(record{kind::task_spawn, l.s_flags, l.thread,
+                    static_cast<uint32_t>(l.s_ndeps), l.s_at, id,
+                    l.s_parent | d << 32});
+      l.emit_deps(id, l.s_at, l.s_deps, l.s_ndeps);
+    }
+    l.done = false;
+  } else {
+    overhead(l, overhead_kind::spawn, id, from, to);
+  }
+}
+void inline_ended_general(thread_log &l, uint32_t id, uint64_t at) {
+  if (l.tail == thread_log::tail_inline && l.i_id == id && at >= l.i_at &&
+      at - l.i_at <= UINT32_MAX) {
+    l.tail = 0;
+    l.emit(record{kind::task_inline,
+                  static_cast<uint8_t>(l.i_flags | kInlineEnded), l.thread,
+                  static_cast<uint32_t>(at - l.i_at), l.i_at, id, l.i_parent});
+    l.done = false;
+  } else {
+    l.put(kind::task_end, 0, 0, at, id, 0);
+  }
+}
+
 void implicit_begin(thread_log &l, task *t, uint32_t parent_id) {
   uint32_t id = l.fresh_id();
   t->trace_id = id;

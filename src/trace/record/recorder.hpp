@@ -237,34 +237,36 @@ inline void overhead(thread_log &l, overhead_kind k, uint32_t id, uint64_t from,
 // the last record and the body is under 2^32 ticks (paired with the
 // task_exec before it into a task_exec2 when this task's schedule segment
 // started at that one's end); else a task_end.
+void ended_general(thread_log &l, uint32_t id, uint64_t at);
 inline void ended(thread_log &l, uint32_t id, uint64_t at) {
-  if ((l.tail & thread_log::tail_run) && l.c_id == id && at >= l.c_start &&
-      at - l.c_start <= UINT32_MAX) {
+  // The common cases inline: the pair's short task_exec2, or the task_exec
+  // kept as the tail with nothing before it.
+  if (l.c_id == id && at >= l.c_start && l.pos <= l.limit) {
     uint64_t body = at - l.c_start;
-    if ((l.tail & thread_log::tail_exec) && l.c_from == l.e_start + l.e_body &&
-        l.e_start - l.e_from <= kExec2Max &&
-        l.c_start - l.c_from <= kExec2Max && body <= kExec2Max) {
-      l.emit(record{
-          kind::task_exec2, static_cast<uint8_t>(overhead_kind::schedule),
-          l.thread, l.e_body, l.e_start, l.e_id | uint64_t(id) << 32,
-          exec2_arg(l.e_start - l.e_from, l.c_start - l.c_from, body)});
-      l.tail = 0;
-    } else {
-      if (l.tail & thread_log::tail_exec)
-        l.emit(record{kind::task_exec,
-                      static_cast<uint8_t>(overhead_kind::schedule), l.thread,
-                      l.e_body, l.e_start, l.e_id, l.e_from});
+    if (l.tail == (thread_log::tail_exec | thread_log::tail_run) &&
+        l.c_from == l.e_start + l.e_body) {
+      if (uint8_t *q = compact::short_exec2(
+              l.cs, l.e_start, l.e_id, id, l.e_start - l.e_from, l.e_body,
+              l.c_start - l.c_from, body, l.pos)) {
+        l.pos = q;
+        ++l.records;
+        l.tail = 0;
+        l.done = true;
+        l.done_id = id;
+        return;
+      }
+    } else if (l.tail == thread_log::tail_run && body <= UINT32_MAX) {
       l.tail = thread_log::tail_exec;
       l.e_id = id;
       l.e_body = static_cast<uint32_t>(body);
       l.e_from = l.c_from;
       l.e_start = l.c_start;
+      l.done = true;
+      l.done_id = id;
+      return;
     }
-    l.done = true;
-    l.done_id = id;
-  } else {
-    l.put(kind::task_end, 0, 0, at, id, 0);
   }
+  ended_general(l, id, at);
 }
 // Task id, which ended at `at`, is retired: if nothing was written since
 // its end, the thread's next schedule segment starts there.
@@ -276,30 +278,31 @@ inline void retired(thread_log &l, uint32_t id, uint64_t at) {
 // creation (still the tail) a task_spawn if the length fits in 32 bits,
 // with its single dependence inside (a task_spawn_dep); else an overhead
 // record.
+void spawned_general(thread_log &l, uint32_t id, uint64_t from, uint64_t to);
 inline void spawned(thread_log &l, uint32_t id, uint64_t from, uint64_t to) {
-  uint64_t d = to > from ? to - from : 0;
-  if (l.tail == thread_log::tail_spawn && l.s_id == id && d <= UINT32_MAX) {
-    l.tail = 0;
-    if (l.s_ndeps == 1) {
-      uint64_t addr = reinterpret_cast<uint64_t>(l.s_deps[0].addr);
-      l.emit(
-          record{kind::task_spawn_dep,
-                 static_cast<uint8_t>(
-                     l.s_flags | static_cast<uint8_t>(l.s_deps[0].mode) << 4),
-                 l.thread, static_cast<uint32_t>(addr >> 32), l.s_at,
-                 id | addr << 32, l.s_parent | d << 32});
-    } else {
-      if (l.s_ndeps > 1)
-        l.room(1 + deps_records(l.s_ndeps));
-      l.emit(record{kind::task_spawn, l.s_flags, l.thread,
-                    static_cast<uint32_t>(l.s_ndeps), l.s_at, id,
-                    l.s_parent | d << 32});
-      l.emit_deps(id, l.s_at, l.s_deps, l.s_ndeps);
+  // The common cases inline: a short task_spawn_dep or task_spawn.
+  if (l.tail == thread_log::tail_spawn && l.s_id == id && to >= from &&
+      l.pos <= l.limit) {
+    uint8_t *q = nullptr;
+    if (l.s_ndeps == 1)
+      q = compact::short_spawn_dep(
+          l.cs,
+          static_cast<uint8_t>(l.s_flags |
+                               static_cast<uint8_t>(l.s_deps[0].mode) << 4),
+          l.s_at, id, l.s_parent, to - from,
+          reinterpret_cast<uint64_t>(l.s_deps[0].addr), l.pos);
+    else if (l.s_ndeps == 0)
+      q = compact::short_spawn(l.cs, kind::task_spawn, l.s_flags, l.s_at, id,
+                               l.s_parent, to - from, l.pos);
+    if (q) {
+      l.pos = q;
+      ++l.records;
+      l.tail = 0;
+      l.done = false;
+      return;
     }
-    l.done = false;
-  } else {
-    overhead(l, overhead_kind::spawn, id, from, to);
   }
+  spawned_general(l, id, from, to);
 }
 thread_log *attach(int worker_id);
 // A new task's creation at `at` (held as the tail until its spawn segment
@@ -336,17 +339,23 @@ inline uint32_t inline_begun(thread_log &l, uint32_t parent_id, uint8_t flags,
 }
 // The task run in place ended at `at`: inside its task_inline if that is the
 // last record and the body is under 2^32 ticks; else a task_end.
+void inline_ended_general(thread_log &l, uint32_t id, uint64_t at);
 inline void inline_ended(thread_log &l, uint32_t id, uint64_t at) {
+  // The common case inline: a short task_inline.
   if (l.tail == thread_log::tail_inline && l.i_id == id && at >= l.i_at &&
-      at - l.i_at <= UINT32_MAX) {
-    l.tail = 0;
-    l.emit(record{kind::task_inline,
-                  static_cast<uint8_t>(l.i_flags | kInlineEnded), l.thread,
-                  static_cast<uint32_t>(at - l.i_at), l.i_at, id, l.i_parent});
-    l.done = false;
-  } else {
-    l.put(kind::task_end, 0, 0, at, id, 0);
+      l.pos <= l.limit) {
+    if (uint8_t *q =
+            compact::short_spawn(l.cs, kind::task_inline,
+                                 static_cast<uint8_t>(l.i_flags | kInlineEnded),
+                                 l.i_at, id, l.i_parent, at - l.i_at, l.pos)) {
+      l.pos = q;
+      ++l.records;
+      l.tail = 0;
+      l.done = false;
+      return;
+    }
   }
+  inline_ended_general(l, id, at);
 }
 // A new implicit task (parent: the encountering task's id, 0 for a thread's
 // first team): task_create and task_begin.
