@@ -50,6 +50,11 @@ namespace weft::trace {
 extern std::atomic<bool> g_on;
 // Whether this runtime records a trace.
 inline bool on() { return g_on.load(std::memory_order_relaxed); }
+// What recording a task run in place costs its thread, in ticks (its two
+// clock reads and its record, measured when recording starts): the
+// throttle allows for it (trace_point::in_place_allowance), so that a
+// traced program's fine tasks still run in place as they do untraced.
+extern uint64_t g_in_place_ticks;
 
 // A raw timestamp (see above), taken after every earlier load completed:
 // for events that follow what another thread did (finding its task, the
