@@ -451,7 +451,8 @@ __attribute__((noinline)) bool runtime::still_throttled(worker &w,
   if (last != 0)
     w.inline_fine_ =
         w.inline_misses_ * 4 <= kThrottleCheckEvery &&
-        too_fine_to_hand_off(last, now, kThrottleCheckEvery, kHandOffTicks);
+        too_fine_to_hand_off(last, now, kThrottleCheckEvery,
+                             kHandOffTicks + trace_point::in_place_allowance());
   w.inline_misses_ = 0;
   if (w.inline_fine_) {
     worker_counters::bump(w.counters().kept_fine);

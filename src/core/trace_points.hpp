@@ -145,6 +145,13 @@ inline void inline_end(worker &w, const task &t, bool on) {
     trace::inline_ended(*w.trace_log(), t.trace_id, trace::ticks_early());
 }
 
+// What recording costs a task run in place, in grain-clock ticks (the trace
+// clock's), for the throttle to allow for (runtime::still_throttled); 0
+// when not recording.
+inline uint64_t in_place_allowance() {
+  return __builtin_expect(trace::on(), 0) ? trace::g_in_place_ticks : 0;
+}
+
 // ---- spawning (runtime::spawn) ---------------------------------------------
 // The spawn segment starts; its token is its start time (0: not recording).
 inline uint64_t spawn_begin() {

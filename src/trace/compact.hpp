@@ -89,78 +89,106 @@ inline uint64_t ld16(const uint8_t *p) {
 inline constexpr uint8_t kExecSub =
     static_cast<uint8_t>(overhead_kind::schedule);
 
+// Each short form from its fields (the recorder's hooks write them
+// directly; encode_short below for a whole record): the new end, or nullptr
+// when the values do not fit (then the varint form).
+[[gnu::always_inline]] inline uint8_t *short_exec(state &s, uint64_t time,
+                                                  uint64_t id, uint64_t sched,
+                                                  uint64_t body, uint8_t *p) {
+  uint64_t dt = time - s.time, di = zig(id - s.run);
+  if (((dt | sched | body) >> 16) != 0 || di > 0xff)
+    return nullptr;
+  p[0] = static_cast<uint8_t>(kind::task_exec) | kShort;
+  st16(p + 1, dt);
+  p[3] = static_cast<uint8_t>(di);
+  st16(p + 4, sched);
+  st16(p + 6, body);
+  s.time = time;
+  s.run = id;
+  return p + 8;
+}
+// sched1, body1, sched2, body2: the two tasks' schedule and body lengths.
+[[gnu::always_inline]] inline uint8_t *
+short_exec2(state &s, uint64_t time, uint64_t id1, uint64_t id2,
+            uint64_t sched1, uint64_t body1, uint64_t sched2, uint64_t body2,
+            uint8_t *p) {
+  uint64_t dt = time - s.time, d1 = zig(id1 - s.run), d2 = zig(id2 - id1);
+  if (((dt | body1 | sched1 | sched2 | body2) >> 16) != 0 ||
+      ((d1 | d2) >> 8) != 0)
+    return nullptr;
+  p[0] = static_cast<uint8_t>(kind::task_exec2) | kShort;
+  st16(p + 1, dt);
+  p[3] = static_cast<uint8_t>(d1);
+  p[4] = static_cast<uint8_t>(d2);
+  st16(p + 5, sched1);
+  st16(p + 7, body1);
+  st16(p + 9, sched2);
+  st16(p + 11, body2);
+  s.time = time;
+  s.run = id2;
+  return p + 13;
+}
+[[gnu::always_inline]] inline uint8_t *
+short_spawn_dep(state &s, uint8_t sub, uint64_t time, uint64_t id,
+                uint64_t parent, uint64_t len, uint64_t addr, uint8_t *p) {
+  uint64_t dt = time - s.time, di = id - s.task, da = zig(addr - s.addr);
+  if (parent != s.parent || ((dt | len | da) >> 16) != 0 || di > 0xff)
+    return nullptr;
+  p[0] = static_cast<uint8_t>(kind::task_spawn_dep) | kShort;
+  p[1] = sub;
+  st16(p + 2, dt);
+  p[4] = static_cast<uint8_t>(di);
+  st16(p + 5, len);
+  st16(p + 7, da);
+  s.time = time;
+  s.task = id;
+  s.addr = addr;
+  return p + 9;
+}
+// task_spawn (x: the spawn length) or task_inline (x: the body length).
+[[gnu::always_inline]] inline uint8_t *short_spawn(state &s, kind k,
+                                                   uint8_t sub, uint64_t time,
+                                                   uint64_t id, uint64_t parent,
+                                                   uint64_t x, uint8_t *p) {
+  uint64_t dt = time - s.time, di = id - s.task;
+  if (parent != s.parent || ((dt | x) >> 16) != 0 || di > 0xff)
+    return nullptr;
+  p[0] = static_cast<uint8_t>(static_cast<uint8_t>(k) | kShort);
+  p[1] = sub;
+  st16(p + 2, dt);
+  p[4] = static_cast<uint8_t>(di);
+  st16(p + 5, x);
+  s.time = time;
+  s.task = id;
+  return p + 7;
+}
+
 inline uint8_t *encode_short(state &s, const record &r, uint8_t *p) {
-  uint64_t dt = r.time - s.time;
   switch (r.type) {
-  case kind::task_exec: {
-    uint64_t di = zig(r.task - s.run), sc = r.time - r.arg;
-    if (r.sub != kExecSub || ((dt | sc | r.count) >> 16) != 0 || di > 0xff)
+  case kind::task_exec:
+    if (r.sub != kExecSub)
       return nullptr;
-    p[0] = static_cast<uint8_t>(kind::task_exec) | kShort;
-    st16(p + 1, dt);
-    p[3] = static_cast<uint8_t>(di);
-    st16(p + 4, sc);
-    st16(p + 6, r.count);
-    s.time = r.time;
-    s.run = r.task;
-    return p + 8;
-  }
-  case kind::task_exec2: {
-    uint64_t id1 = r.task & 0xffffffffu, id2 = r.task >> 32;
-    uint64_t d1 = zig(id1 - s.run), d2 = zig(id2 - id1);
-    uint64_t f0 = exec2_field(r.arg, 0), f1 = exec2_field(r.arg, 1),
-             f2 = exec2_field(r.arg, 2);
-    if (r.sub != kExecSub || ((dt | r.count | f0 | f1 | f2) >> 16) != 0 ||
-        (r.arg >> 63) != 0 || ((d1 | d2) >> 8) != 0)
+    return short_exec(s, r.time, r.task, r.time - r.arg, r.count, p);
+  case kind::task_exec2:
+    if (r.sub != kExecSub || (r.arg >> 63) != 0)
       return nullptr;
-    p[0] = static_cast<uint8_t>(kind::task_exec2) | kShort;
-    st16(p + 1, dt);
-    p[3] = static_cast<uint8_t>(d1);
-    p[4] = static_cast<uint8_t>(d2);
-    st16(p + 5, f0);
-    st16(p + 7, r.count);
-    st16(p + 9, f1);
-    st16(p + 11, f2);
-    s.time = r.time;
-    s.run = id2;
-    return p + 13;
-  }
-  case kind::task_spawn_dep: {
-    uint64_t id = r.task & 0xffffffffu, di = id - s.task;
-    uint64_t addr = uint64_t(r.count) << 32 | r.task >> 32;
-    uint64_t da = zig(addr - s.addr), len = r.arg >> 32;
-    if ((r.arg & 0xffffffffu) != s.parent || ((dt | len | da) >> 16) != 0 ||
-        di > 0xff)
-      return nullptr;
-    p[0] = static_cast<uint8_t>(kind::task_spawn_dep) | kShort;
-    p[1] = r.sub;
-    st16(p + 2, dt);
-    p[4] = static_cast<uint8_t>(di);
-    st16(p + 5, len);
-    st16(p + 7, da);
-    s.time = r.time;
-    s.task = id;
-    s.addr = addr;
-    return p + 9;
-  }
+    return short_exec2(s, r.time, r.task & 0xffffffffu, r.task >> 32,
+                       exec2_field(r.arg, 0), r.count, exec2_field(r.arg, 1),
+                       exec2_field(r.arg, 2), p);
+  case kind::task_spawn_dep:
+    return short_spawn_dep(s, r.sub, r.time, r.task & 0xffffffffu,
+                           r.arg & 0xffffffffu, r.arg >> 32,
+                           uint64_t(r.count) << 32 | r.task >> 32, p);
   case kind::task_spawn:
-  case kind::task_inline: {
-    bool spawn = r.type == kind::task_spawn;
-    uint64_t di = r.task - s.task;
-    uint64_t x = spawn ? r.arg >> 32 : r.count;
-    uint64_t other = spawn ? r.count : r.arg >> 32;
-    if ((r.arg & 0xffffffffu) != s.parent || ((dt | x) >> 16) != 0 ||
-        di > 0xff || other != 0)
+    if (r.count != 0)
       return nullptr;
-    p[0] = static_cast<uint8_t>(static_cast<uint8_t>(r.type) | kShort);
-    p[1] = r.sub;
-    st16(p + 2, dt);
-    p[4] = static_cast<uint8_t>(di);
-    st16(p + 5, x);
-    s.time = r.time;
-    s.task = r.task;
-    return p + 7;
-  }
+    return short_spawn(s, r.type, r.sub, r.time, r.task, r.arg & 0xffffffffu,
+                       r.arg >> 32, p);
+  case kind::task_inline:
+    if ((r.arg >> 32) != 0)
+      return nullptr;
+    return short_spawn(s, r.type, r.sub, r.time, r.task, r.arg & 0xffffffffu,
+                       r.count, p);
   default:
     return nullptr;
   }

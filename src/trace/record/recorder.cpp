@@ -22,13 +22,13 @@ extern "C" char *program_invocation_short_name;
 namespace weft::trace {
 
 std::atomic<bool> g_on{false};
+uint64_t g_in_place_ticks = 0;
 
 namespace {
 
-// A worker's buffer of records is small, so that its records are still in
-// the cache when they are encoded; the encoded chunk is written per MiB.
-constexpr std::size_t kBufferRecords = std::size_t(1) << 9; // 16 KiB
+// A worker's compact chunk is written per MiB.
 constexpr std::size_t kPackedBytes = std::size_t(1) << 20;
+constexpr std::size_t kRecordRoom = compact::kMaxRecordBytes + compact::kSlack;
 constexpr uint32_t kIdBlock = 1024;
 constexpr uint64_t kSamplePeriodNs = 100000;
 // The tick rate is measured once, over this long at the start: one rate
@@ -73,14 +73,33 @@ void stop_at_exit() {
   stop(false);
 }
 
-} // namespace
+// The recorder's cost for one task run in place: its start (a fenced
+// read), its end (an unfenced one) and its task_inline record, the least
+// of a few rounds of kInPlaceProbes into a scratch log.
+uint64_t measure_in_place_ticks() {
+  constexpr int kInPlaceProbes = 256;
+  thread_log *l = thread_log::make(0, std::size_t(1) << 16, nullptr, nullptr);
+  l->next_id = l->id_first = 1;
+  l->id_end = UINT32_MAX;
+  uint64_t best = UINT64_MAX;
+  for (int round = 0; round < 5; ++round) {
+    l->pos = l->buf;
+    l->records = 0;
+    l->cs = compact::state{};
+    uint64_t t0 = ticks();
+    for (int i = 0; i < kInPlaceProbes; ++i) {
+      uint32_t id = inline_begun(*l, 1, 0, ticks());
+      inline_ended(*l, id, ticks_early());
+    }
+    uint64_t t1 = ticks();
+    if (t1 > t0 && t1 - t0 < best)
+      best = t1 - t0;
+  }
+  thread_log::destroy(l);
+  return best == UINT64_MAX ? 0 : best / kInPlaceProbes;
+}
 
-struct packer {
-  std::vector<uint8_t> bytes;
-  std::size_t used = 0;
-  std::size_t records = 0;
-  compact::state state;
-};
+} // namespace
 
 void forget_in_child() {
   g_on.store(false, std::memory_order_relaxed);
@@ -105,6 +124,7 @@ int start_from_env(const char *engine, int threads) {
   rec->ns_per_tick = double(m - rec->mono0) / double(t - rec->tick0);
   rec->sample_period =
       static_cast<uint64_t>(double(kSamplePeriodNs) / rec->ns_per_tick) + 1;
+  g_in_place_ticks = measure_in_place_ticks();
   try {
     rec->out = std::make_unique<writer>(
         rec->path, make_header(engine, program_invocation_short_name,
@@ -130,7 +150,7 @@ void stop(bool free_buffers) {
   g_on.store(false, std::memory_order_release);
   for (thread_log *l : rec->logs)
     if (l) {
-      l->flush();
+      l->settle();
       l->write_packed();
     }
   try {
@@ -142,23 +162,15 @@ void stop(bool free_buffers) {
   if (!free_buffers)
     return; // idle workers still point at their logs
   for (thread_log *l : rec->logs)
-    if (l) {
-      delete[] l->buf;
-      delete l->packed;
-      delete l;
-    }
+    if (l)
+      thread_log::destroy(l);
   delete rec;
 }
 
 thread_log *attach(int worker_id) {
   recorder_state &rec = *g_rec;
-  auto *l = new thread_log;
-  l->thread = static_cast<uint16_t>(worker_id);
-  l->buf = new record[kBufferRecords];
-  l->pos = l->buf;
-  l->limit = l->buf + kBufferRecords;
-  l->packed = new packer;
-  l->packed->bytes.resize(kPackedBytes);
+  thread_log *l = thread_log::make(static_cast<uint16_t>(worker_id),
+                                   kPackedBytes, nullptr, nullptr);
   std::lock_guard<std::mutex> lk(rec.lock);
   if (rec.logs.size() <= static_cast<std::size_t>(worker_id))
     rec.logs.resize(worker_id + 1, nullptr);
@@ -175,55 +187,167 @@ void thread_log::new_id_block() {
   id_end = static_cast<uint32_t>(first + kIdBlock);
 }
 
-void thread_log::flush() {
-  if (pos == buf)
-    return;
-  // Encoded as recorded, in ticks: the readers convert (trace_format.hpp).
-  std::size_t n = static_cast<std::size_t>(pos - buf);
-  std::size_t need = n * compact::kMaxRecordBytes + compact::kSlack;
-  packer &p = *packed;
-  if (p.bytes.size() - p.used < need) {
-    write_packed();
-    if (p.bytes.size() < need) // a record with more dependences than fit
-      p.bytes.resize(need);
-  }
-  uint8_t *q = p.bytes.data() + p.used;
-  for (const record *r = buf; r != pos; ++r)
-    q = compact::encode(p.state, *r, q);
-  p.used = static_cast<std::size_t>(q - p.bytes.data());
-  p.records += n;
-  pos = buf;
-  mark = 0;
+thread_log *thread_log::make(uint16_t thread, std::size_t bytes,
+                             chunk_sink sink, void *ctx) {
+  if (bytes < kRecordRoom)
+    fatal("trace::thread_log::make: a chunk of %zu bytes holds no record "
+          "(at least %zu)",
+          bytes, kRecordRoom);
+  auto *l = new thread_log;
+  l->thread = thread;
+  l->buf = new uint8_t[bytes];
+  l->capacity = bytes;
+  l->pos = l->buf;
+  l->limit = l->buf + (bytes - kRecordRoom);
+  l->sink = sink;
+  l->sink_ctx = ctx;
+  return l;
+}
+
+void thread_log::destroy(thread_log *l) {
+  delete[] l->buf;
+  delete l;
 }
 
 void thread_log::write_packed() {
-  packer &p = *packed;
-  if (p.records == 0)
-    return;
-  try {
-    g_rec->out->write_encoded(thread, p.records, p.bytes.data(), p.used);
-  } catch (const error &e) {
-    write_failed(e);
+  if (records != 0) {
+    // Encoded as recorded, in ticks: the readers convert (trace_format.hpp).
+    std::size_t bytes = static_cast<std::size_t>(pos - buf);
+    if (sink) {
+      sink(sink_ctx, thread, records, buf, bytes);
+    } else {
+      try {
+        g_rec->out->write_encoded(thread, records, buf, bytes);
+      } catch (const error &e) {
+        write_failed(e);
+      }
+    }
   }
-  p.used = 0;
-  p.records = 0;
-  p.state = compact::state{};
+  pos = buf;
+  records = 0;
+  cs = compact::state{};
 }
 
-void thread_log::make_room(std::size_t n) {
-  flush();
-  if (n > kBufferRecords) {
-    // One record with more dependences than a buffer holds: a buffer of its
-    // own until the next flush.
+void thread_log::room(std::size_t n) {
+  std::size_t need = n * compact::kMaxRecordBytes + compact::kSlack;
+  if (static_cast<std::size_t>(buf + capacity - pos) >= need)
+    return;
+  write_packed();
+  if (capacity < need) {
     delete[] buf;
-    buf = new record[n];
+    buf = new uint8_t[need];
+    capacity = need;
     pos = buf;
-    limit = buf + n;
-  } else if (static_cast<std::size_t>(limit - buf) > kBufferRecords) {
-    delete[] buf;
-    buf = new record[kBufferRecords];
-    pos = buf;
-    limit = buf + kBufferRecords;
+    limit = buf + (need - kRecordRoom);
+  }
+}
+
+void thread_log::emit_deps(uint64_t task_id, uint64_t at, const weft_dep *deps,
+                           int ndeps) {
+  if (ndeps == 1) {
+    emit(record{kind::dep, static_cast<uint8_t>(deps[0].mode), thread, 0, at,
+                task_id, reinterpret_cast<uint64_t>(deps[0].addr)});
+    return;
+  }
+  for (int i = 0; i < ndeps; i += 3) {
+    int k = ndeps - i < 3 ? ndeps - i : 3;
+    uint64_t a[3] = {0, 0, 0};
+    uint32_t modes = 0;
+    for (int j = 0; j < k; ++j) {
+      a[j] = reinterpret_cast<uint64_t>(deps[i + j].addr);
+      modes |= uint32_t(static_cast<uint8_t>(deps[i + j].mode)) << (8 * j);
+    }
+    emit(record{kind::deps, static_cast<uint8_t>(k), thread, modes, a[0], a[1],
+                a[2]});
+  }
+}
+
+void thread_log::settle_tail() {
+  uint8_t t = tail;
+  tail = 0;
+  if (t & tail_exec)
+    emit(record{kind::task_exec, static_cast<uint8_t>(overhead_kind::schedule),
+                thread, e_body, e_start, e_id, e_from});
+  if (t & tail_sched)
+    emit(record{kind::overhead, static_cast<uint8_t>(overhead_kind::schedule),
+                thread, 0, c_from, c_id, c_start - c_from});
+  if (t & tail_run)
+    emit(record{kind::task_run, static_cast<uint8_t>(overhead_kind::schedule),
+                thread, 0, c_start, c_id, c_from});
+  if (t & tail_spawn) {
+    room(1 + deps_records(s_ndeps));
+    emit(record{kind::task_create, s_flags, thread,
+                static_cast<uint32_t>(s_ndeps), s_at, s_id, s_parent});
+    emit_deps(s_id, s_at, s_deps, s_ndeps);
+  }
+  if (t & tail_inline)
+    emit(record{kind::task_inline, i_flags, thread, 0, i_at, i_id, i_parent});
+}
+
+void ended_general(thread_log &l, uint32_t id, uint64_t at) {
+  if ((l.tail & thread_log::tail_run) && l.c_id == id && at >= l.c_start &&
+      at - l.c_start <= UINT32_MAX) {
+    uint64_t body = at - l.c_start;
+    if ((l.tail & thread_log::tail_exec) && l.c_from == l.e_start + l.e_body &&
+        l.e_start - l.e_from <= kExec2Max &&
+        l.c_start - l.c_from <= kExec2Max && body <= kExec2Max) {
+      l.emit(record{
+          kind::task_exec2, static_cast<uint8_t>(overhead_kind::schedule),
+          l.thread, l.e_body, l.e_start, l.e_id | uint64_t(id) << 32,
+          exec2_arg(l.e_start - l.e_from, l.c_start - l.c_from, body)});
+      l.tail = 0;
+    } else {
+      if (l.tail & thread_log::tail_exec)
+        l.emit(record{kind::task_exec,
+                      static_cast<uint8_t>(overhead_kind::schedule), l.thread,
+                      l.e_body, l.e_start, l.e_id, l.e_from});
+      l.tail = thread_log::tail_exec;
+      l.e_id = id;
+      l.e_body = static_cast<uint32_t>(body);
+      l.e_from = l.c_from;
+      l.e_start = l.c_start;
+    }
+    l.done = true;
+    l.done_id = id;
+  } else {
+    l.put(kind::task_end, 0, 0, at, id, 0);
+  }
+}
+void spawned_general(thread_log &l, uint32_t id, uint64_t from, uint64_t to) {
+  uint64_t d = to > from ? to - from : 0;
+  if (l.tail == thread_log::tail_spawn && l.s_id == id && d <= UINT32_MAX) {
+    l.tail = 0;
+    if (l.s_ndeps == 1) {
+      uint64_t addr = reinterpret_cast<uint64_t>(l.s_deps[0].addr);
+      l.emit(
+          record{kind::task_spawn_dep,
+                 static_cast<uint8_t>(
+                     l.s_flags | static_cast<uint8_t>(l.s_deps[0].mode) << 4),
+                 l.thread, static_cast<uint32_t>(addr >> 32), l.s_at,
+                 id | addr << 32, l.s_parent | d << 32});
+    } else {
+      if (l.s_ndeps > 1)
+        l.room(1 + deps_records(l.s_ndeps));
+      l.emit(record{kind::task_spawn, l.s_flags, l.thread,
+                    static_cast<uint32_t>(l.s_ndeps), l.s_at, id,
+                    l.s_parent | d << 32});
+      l.emit_deps(id, l.s_at, l.s_deps, l.s_ndeps);
+    }
+    l.done = false;
+  } else {
+    overhead(l, overhead_kind::spawn, id, from, to);
+  }
+}
+void inline_ended_general(thread_log &l, uint32_t id, uint64_t at) {
+  if (l.tail == thread_log::tail_inline && l.i_id == id && at >= l.i_at &&
+      at - l.i_at <= UINT32_MAX) {
+    l.tail = 0;
+    l.emit(record{kind::task_inline,
+                  static_cast<uint8_t>(l.i_flags | kInlineEnded), l.thread,
+                  static_cast<uint32_t>(at - l.i_at), l.i_at, id, l.i_parent});
+    l.done = false;
+  } else {
+    l.put(kind::task_end, 0, 0, at, id, 0);
   }
 }
 
@@ -235,33 +359,13 @@ void implicit_begin(thread_log &l, task *t, uint32_t parent_id) {
   l.put(kind::task_begin, 0, 0, at, id, 0);
 }
 
-void wait_begin(thread_log &l, wait_kind k, uint32_t task_id,
-                const weft_dep *deps, int ndeps) {
-  uint64_t at = ticks();
-  record *r = l.reserve(1 + deps_records(ndeps));
-  *r = record{kind::wait_begin,
-              static_cast<uint8_t>(k),
-              l.thread,
-              uint32_t(ndeps),
-              at,
-              task_id,
-              0};
-  put_deps(l, r + 1, task_id, at, deps, ndeps);
-}
-
-void put_packed_deps(const thread_log &l, record *r, const weft_dep *deps,
-                     int ndeps) {
-  for (int i = 0; i < ndeps; i += 3, ++r) {
-    int k = ndeps - i < 3 ? ndeps - i : 3;
-    uint64_t a[3] = {0, 0, 0};
-    uint32_t modes = 0;
-    for (int j = 0; j < k; ++j) {
-      a[j] = reinterpret_cast<uint64_t>(deps[i + j].addr);
-      modes |= uint32_t(static_cast<uint8_t>(deps[i + j].mode)) << (8 * j);
-    }
-    *r = record{
-        kind::deps, static_cast<uint8_t>(k), l.thread, modes, a[0], a[1], a[2]};
-  }
+void wait_begin_at(thread_log &l, wait_kind k, uint32_t task_id,
+                   const weft_dep *deps, int ndeps, uint64_t at) {
+  l.settle();
+  l.room(1 + deps_records(ndeps));
+  l.put(kind::wait_begin, static_cast<uint8_t>(k), uint32_t(ndeps), at, task_id,
+        0);
+  l.emit_deps(task_id, at, deps, ndeps);
 }
 
 void sample(thread_log &l, worker &w, uint64_t at) {

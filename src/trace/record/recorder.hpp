@@ -1,8 +1,8 @@
-// The trace recorder (WEFT_TRACE=path): per-worker buffers of trace records
-// (trace_format.hpp), encoded (compact.hpp) into the worker's chunk each time
-// they fill, the chunk written per MiB and at shutdown. The core
-// calls the hooks below only after checking on(): with WEFT_TRACE unset each
-// hook site costs one load and one well-predicted branch.
+// The trace recorder (WEFT_TRACE=path): each worker writes its records
+// straight into its compact chunk (compact.hpp), which is written to the
+// file per MiB and at shutdown. The core calls the hooks below only after
+// checking on(): with WEFT_TRACE unset each hook site costs one load and one
+// well-predicted branch.
 //
 // Times are taken as raw ticks (the TSC on x86-64, else CLOCK_MONOTONIC ns)
 // and written as they are: the header holds the rate, and the readers
@@ -14,11 +14,19 @@
 // task_exec (the schedule segment, start and end; two task_exec in a row
 // whose schedule segments chain are one task_exec2). A task run in place by
 // its creator takes two (its start, which is its creation, and its end) and
-// one task_inline record. The second hook of each pair turns the record the
-// first one wrote into the merged kind when nothing was written between
-// them, and writes a record of its own otherwise.
+// one task_inline record.
+//
+// The records that a later hook may still merge (the tail: a task's
+// creation until its spawn segment ends, a schedule segment until its task
+// starts and ends, a task_exec until the next one pairs with it or not, a
+// task_inline until its end) are held as a few fields of the thread_log,
+// not written; each is encoded once, when it can no longer change, and any
+// other record first writes the tail out. So the bytes are those that
+// encoding format 8's merged records would give (tests/trace/
+// direct_writer_test.cpp checks them against a model of that recorder).
 #pragma once
 
+#include "trace/compact.hpp"
 #include "trace/trace_format.hpp"
 
 #include <weft/weft.h>
@@ -42,6 +50,11 @@ namespace weft::trace {
 extern std::atomic<bool> g_on;
 // Whether this runtime records a trace.
 inline bool on() { return g_on.load(std::memory_order_relaxed); }
+// What recording a task run in place costs its thread, in ticks (its two
+// clock reads and its record, measured when recording starts): the
+// throttle allows for it (trace_point::in_place_allowance), so that a
+// traced program's fine tasks still run in place as they do untraced.
+extern uint64_t g_in_place_ticks;
 
 // A raw timestamp (see above), taken after every earlier load completed:
 // for events that follow what another thread did (finding its task, the
@@ -81,35 +94,76 @@ void stop(bool free_buffers);
 // records nothing (its runtime starts afresh without WEFT_TRACE's file).
 void forget_in_child();
 
-struct packer; // a worker's compact chunk in the making (recorder.cpp)
+// Where a thread_log's full chunks go: the trace file (null), or a test's
+// function (records, the compact payload and its size).
+using chunk_sink = void (*)(void *ctx, uint16_t thread, std::size_t records,
+                            const uint8_t *data, std::size_t bytes);
 
-// One worker's buffer of records (times in raw ticks). A full buffer is
-// encoded (compact.hpp) into the worker's packer while it is still in the
-// cache; the packer is written as a chunk when nearly full.
+// One worker's compact chunk in the making (times in raw ticks) and the
+// tail of records not yet encoded (above).
 struct thread_log {
-  record *pos = nullptr, *limit = nullptr, *buf = nullptr;
+  uint8_t *pos = nullptr;   // the chunk's end so far
+  uint8_t *limit = nullptr; // room for one more record up to here
+  uint8_t *buf = nullptr;
+  std::size_t capacity = 0; // buf's bytes
+  std::size_t records = 0;  // in the chunk
+  compact::state cs;
   uint16_t thread = 0;
   uint32_t id_first = 0, next_id = 0, id_end = 0; // this worker's block
                                                   // of task ids
-  uint64_t mark = 0;          // end of the last task, 0 if stale
-  uint64_t found = 0;         // end of the last schedule segment, 0 if stale
-  uint64_t next_sample = 0;   // ticks of the next counter sample
-  std::size_t created_at = 0; // index in buf of the last task_create
-  packer *packed = nullptr;
+  uint64_t mark = 0;        // end of the last task, 0 if stale
+  uint64_t next_sample = 0; // ticks of the next counter sample
+  chunk_sink sink = nullptr;
+  void *sink_ctx = nullptr;
 
-  // Room for n consecutive records (writes the buffer out when full).
-  record *reserve(std::size_t n) {
-    if (static_cast<std::size_t>(limit - pos) < n)
-      make_room(n);
-    record *r = pos;
-    pos += n;
-    mark = 0;
-    found = 0;
-    return r;
+  // The tail. tail_exec: a task_exec (e_*) whose successor may pair with it.
+  // tail_cur: a schedule segment (c_from to c_start) of task c_id, or its
+  // task_run once begun. tail_spawn: a task_create (s_*) whose spawn
+  // segment has not ended. tail_inline: a task_inline (i_*) whose body has
+  // not ended. At most tail_exec | tail_cur, or one of the others.
+  enum : uint8_t {
+    tail_exec = 1,
+    tail_sched = 2,
+    tail_run = 4,
+    tail_spawn = 8,
+    tail_inline = 16
+  };
+  uint8_t tail = 0;
+  uint32_t done_id = 0; // the task whose end is the last record, if
+  bool done = false;    // done (a task_exec, task_exec2 or task_end)
+  uint32_t e_id = 0, e_body = 0;
+  uint64_t e_from = 0, e_start = 0;
+  uint32_t c_id = 0;
+  uint64_t c_from = 0, c_start = 0;
+  uint32_t s_id = 0, s_parent = 0;
+  int s_ndeps = 0;
+  uint8_t s_flags = 0;
+  uint64_t s_at = 0;
+  const weft_dep *s_deps = nullptr; // valid until the spawn segment ends
+  uint32_t i_id = 0, i_parent = 0;
+  uint8_t i_flags = 0;
+  uint64_t i_at = 0;
+
+  // Encodes r at the chunk's end (writing the chunk first when full).
+  [[gnu::always_inline]] void emit(const record &r) {
+    if (__builtin_expect(pos > limit, 0))
+      write_packed();
+    pos = compact::encode(cs, r, pos);
+    ++records;
   }
+  // Writes the tail out (the records it holds, in their order).
+  void settle() {
+    if (tail)
+      settle_tail();
+  }
+  // A record of its own: the tail first, then r.
   void put(kind k, uint8_t sub, uint32_t count, uint64_t time, uint64_t task,
            uint64_t arg) {
-    *reserve(1) = record{k, sub, thread, count, time, task, arg};
+    settle();
+    emit(record{k, sub, thread, count, time, task, arg});
+    mark = 0;
+    done = k == kind::task_end;
+    done_id = static_cast<uint32_t>(task);
   }
   // Whether task id was created by this worker (in its current block).
   bool created_here(uint32_t id) const {
@@ -120,14 +174,30 @@ struct thread_log {
       new_id_block();
     return next_id++;
   }
-  void make_room(std::size_t n);
   void new_id_block();
-  // Encodes the buffer's records into the packer (writing it first if
-  // they might not fit).
-  void flush();
-  // Writes the packer's chunk.
+  void settle_tail();
+  // A record and the dep records after it go in one chunk: room for n
+  // records (a chunk of its own, grown, for more than a chunk holds).
+  void room(std::size_t n);
+  // The dependences of the task or wait whose record was just emitted.
+  void emit_deps(uint64_t task_id, uint64_t at, const weft_dep *deps,
+                 int ndeps);
+  // Writes the chunk (to the sink or the file) and starts a new one. The
+  // tail stays.
   void write_packed();
+  // For tests: a log of thread `thread` whose chunks of up to `bytes` bytes
+  // (at least compact::kMaxRecordBytes + compact::kSlack) go to sink.
+  static thread_log *make(uint16_t thread, std::size_t bytes, chunk_sink sink,
+                          void *ctx);
+  static void destroy(thread_log *l);
 };
+
+// The dep records of ndeps dependences: one dep record when ndeps is 1,
+// else deps records of up to three each.
+inline std::size_t deps_records(int ndeps) {
+  return ndeps <= 1 ? static_cast<std::size_t>(ndeps)
+                    : static_cast<std::size_t>(ndeps + 2) / 3;
+}
 
 // ---- hooks (only when on()) -------------------------------------------------
 // The schedule segment of the task a worker is about to run: from the end
@@ -135,25 +205,32 @@ struct thread_log {
 // task's start. A task this worker created and made ready itself (its
 // immediate successor, `mine`) follows nothing another thread did: its
 // start may be read early.
-inline void scheduled(thread_log &l, uint32_t id, bool mine = false) {
-  uint64_t to = mine && l.created_here(id) ? ticks_early() : ticks();
+inline void scheduled_at(thread_log &l, uint32_t id, uint64_t to) {
   uint64_t from = l.mark && l.mark <= to ? l.mark : to;
-  l.put(kind::overhead, static_cast<uint8_t>(overhead_kind::schedule), 0, from,
-        id, to - from);
-  l.found = to;
+  if (l.tail & ~thread_log::tail_exec)
+    l.settle_tail();
+  l.tail |= thread_log::tail_sched;
+  l.c_id = id;
+  l.c_from = from;
+  l.c_start = to;
+  l.mark = 0;
+  l.done = false;
 }
-// Task id begins now: its schedule segment's record, if it is the last one
-// written, becomes a task_run; else a task_begin.
+inline void scheduled(thread_log &l, uint32_t id, bool mine = false) {
+  scheduled_at(l, id, mine && l.created_here(id) ? ticks_early() : ticks());
+}
+// Task id begins now: its schedule segment, if it is the last record,
+// becomes a task_run (began_run: true); else a task_begin.
+inline bool began_run(thread_log &l, uint32_t id) {
+  if (!(l.tail & thread_log::tail_sched) || l.c_id != id)
+    return false;
+  l.tail = static_cast<uint8_t>(
+      l.tail ^ (thread_log::tail_sched | thread_log::tail_run));
+  return true;
+}
 inline void begin(thread_log &l, uint32_t id) {
-  if (l.found && l.pos[-1].task == id) {
-    record &r = l.pos[-1];
-    r.type = kind::task_run;
-    r.arg = r.time;
-    r.time = l.found;
-    l.found = 0;
-  } else {
+  if (!began_run(l, id))
     l.put(kind::task_begin, 0, 0, ticks(), id, 0);
-  }
 }
 // An overhead segment: its record holds its length in ticks.
 inline void overhead(thread_log &l, overhead_kind k, uint32_t id, uint64_t from,
@@ -161,120 +238,139 @@ inline void overhead(thread_log &l, overhead_kind k, uint32_t id, uint64_t from,
   l.put(kind::overhead, static_cast<uint8_t>(k), 0, from, id,
         to > from ? to - from : 0);
 }
-// Task id's body ended at `at`: merged into its task_run (a task_exec) if
-// that is the last record written and the body is under 2^32 ticks; else a
-// task_end.
+// Task id's body ended at `at`: with its task_run, a task_exec if that is
+// the last record and the body is under 2^32 ticks (paired with the
+// task_exec before it into a task_exec2 when this task's schedule segment
+// started at that one's end); else a task_end.
+void ended_general(thread_log &l, uint32_t id, uint64_t at);
 inline void ended(thread_log &l, uint32_t id, uint64_t at) {
-  record *r = l.pos - 1;
-  if (l.pos != l.buf && r->type == kind::task_run && r->task == id &&
-      at >= r->time && at - r->time <= UINT32_MAX) {
-    r->type = kind::task_exec;
-    r->count = static_cast<uint32_t>(at - r->time);
-    // Paired with the task_exec before it when this task's schedule
-    // segment started at that one's end.
-    record *p = r - 1;
-    if (r != l.buf && p->type == kind::task_exec &&
-        r->arg == p->time + p->count && p->time - p->arg <= kExec2Max &&
-        r->time - r->arg <= kExec2Max && r->count <= kExec2Max) {
-      p->type = kind::task_exec2;
-      p->arg = exec2_arg(p->time - p->arg, r->time - r->arg, r->count);
-      p->task |= uint64_t(id) << 32;
-      --l.pos;
+  // The common cases inline: the pair's short task_exec2, or the task_exec
+  // kept as the tail with nothing before it.
+  if (l.c_id == id && at >= l.c_start && l.pos <= l.limit) {
+    uint64_t body = at - l.c_start;
+    if (l.tail == (thread_log::tail_exec | thread_log::tail_run) &&
+        l.c_from == l.e_start + l.e_body) {
+      if (uint8_t *q = compact::short_exec2(
+              l.cs, l.e_start, l.e_id, id, l.e_start - l.e_from, l.e_body,
+              l.c_start - l.c_from, body, l.pos)) {
+        l.pos = q;
+        ++l.records;
+        l.tail = 0;
+        l.done = true;
+        l.done_id = id;
+        return;
+      }
+    } else if (l.tail == thread_log::tail_run && body <= UINT32_MAX) {
+      l.tail = thread_log::tail_exec;
+      l.e_id = id;
+      l.e_body = static_cast<uint32_t>(body);
+      l.e_from = l.c_from;
+      l.e_start = l.c_start;
+      l.done = true;
+      l.done_id = id;
+      return;
     }
-  } else {
-    l.put(kind::task_end, 0, 0, at, id, 0);
   }
+  ended_general(l, id, at);
 }
 // Task id, which ended at `at`, is retired: if nothing was written since
 // its end, the thread's next schedule segment starts there.
 inline void retired(thread_log &l, uint32_t id, uint64_t at) {
-  const record *r = l.pos - 1;
-  if (l.pos != l.buf && (r->type == kind::task_exec2
-                             ? r->task >> 32 == id
-                             : r->task == id && (r->type == kind::task_exec ||
-                                                 r->type == kind::task_end)))
+  if (l.done && l.done_id == id)
     l.mark = at;
 }
-// Task id's spawn segment, from its creation at `from` to `to`: merged into
-// its task_create (a task_spawn) if that is still in the buffer and the
-// length fits in 32 bits; with its single dep record folded in too (a
-// task_spawn_dep) when that is the last record written.
+// Task id's spawn segment, from its creation at `from` to `to`: with its
+// creation (still the tail) a task_spawn if the length fits in 32 bits,
+// with its single dependence inside (a task_spawn_dep); else an overhead
+// record.
+void spawned_general(thread_log &l, uint32_t id, uint64_t from, uint64_t to);
 inline void spawned(thread_log &l, uint32_t id, uint64_t from, uint64_t to) {
-  uint64_t d = to > from ? to - from : 0;
-  std::size_t n = static_cast<std::size_t>(l.pos - l.buf);
-  if (l.created_at < n && l.buf[l.created_at].type == kind::task_create &&
-      l.buf[l.created_at].task == id && d <= UINT32_MAX) {
-    record &r = l.buf[l.created_at];
-    r.arg |= d << 32;
-    if (r.count == 1 && l.created_at + 2 == n && l.pos[-1].type == kind::dep) {
-      const record &dep = l.pos[-1];
-      r.type = kind::task_spawn_dep;
-      r.sub = static_cast<uint8_t>(r.sub | dep.sub << 4);
-      r.count = static_cast<uint32_t>(dep.arg >> 32);
-      r.task = id | (dep.arg << 32);
-      --l.pos;
-    } else {
-      r.type = kind::task_spawn;
+  // The common cases inline: a short task_spawn_dep or task_spawn.
+  if (l.tail == thread_log::tail_spawn && l.s_id == id && to >= from &&
+      l.pos <= l.limit) {
+    uint8_t *q = nullptr;
+    if (l.s_ndeps == 1)
+      q = compact::short_spawn_dep(
+          l.cs,
+          static_cast<uint8_t>(l.s_flags |
+                               static_cast<uint8_t>(l.s_deps[0].mode) << 4),
+          l.s_at, id, l.s_parent, to - from,
+          reinterpret_cast<uint64_t>(l.s_deps[0].addr), l.pos);
+    else if (l.s_ndeps == 0)
+      q = compact::short_spawn(l.cs, kind::task_spawn, l.s_flags, l.s_at, id,
+                               l.s_parent, to - from, l.pos);
+    if (q) {
+      l.pos = q;
+      ++l.records;
+      l.tail = 0;
+      l.done = false;
+      return;
     }
-  } else {
-    overhead(l, overhead_kind::spawn, id, from, to);
   }
+  spawned_general(l, id, from, to);
 }
 thread_log *attach(int worker_id);
-// The dependences of task_id at r: one dep record when ndeps is 1, else
-// deps records of up to three each (deps_records(ndeps) records).
-inline std::size_t deps_records(int ndeps) {
-  return ndeps == 1 ? 1 : static_cast<std::size_t>(ndeps + 2) / 3;
-}
-// ndeps >= 2 dependences as deps records at r (out of line: rarer).
-void put_packed_deps(const thread_log &l, record *r, const weft_dep *deps,
-                     int ndeps);
-inline void put_deps(const thread_log &l, record *r, uint64_t task_id,
-                     uint64_t at, const weft_dep *deps, int ndeps) {
-  if (ndeps == 1)
-    *r = record{
-        kind::dep, static_cast<uint8_t>(deps[0].mode),      l.thread, 0, at,
-        task_id,   reinterpret_cast<uint64_t>(deps[0].addr)};
-  else if (ndeps > 1)
-    put_packed_deps(l, r, deps, ndeps);
-}
-// A new task's task_create (and dep records) at `at`; returns its fresh id.
+// A new task's creation at `at` (held as the tail until its spawn segment
+// ends: deps must stay valid until then); returns its fresh id.
 inline uint32_t created(thread_log &l, uint32_t parent_id, const weft_dep *deps,
                         int ndeps, uint8_t flags, uint64_t at) {
   uint32_t id = l.fresh_id();
-  record *r = l.reserve(1 + deps_records(ndeps));
-  *r = record{
-      kind::task_create, flags, l.thread, static_cast<uint32_t>(ndeps), at, id,
-      parent_id};
-  put_deps(l, r + 1, id, at, deps, ndeps);
-  l.created_at = static_cast<std::size_t>(r - l.buf);
+  l.settle();
+  l.tail = thread_log::tail_spawn;
+  l.s_id = id;
+  l.s_parent = parent_id;
+  l.s_ndeps = ndeps;
+  l.s_flags = flags;
+  l.s_at = at;
+  l.s_deps = deps;
+  l.mark = 0;
+  l.done = false;
   return id;
 }
 // A task run in place by its creator, created and started at `at`: one
-// task_inline record; returns its fresh id.
+// task_inline record (held as the tail until its end); returns its fresh id.
 inline uint32_t inline_begun(thread_log &l, uint32_t parent_id, uint8_t flags,
                              uint64_t at) {
   uint32_t id = l.fresh_id();
-  l.put(kind::task_inline, flags, 0, at, id, parent_id);
+  l.settle();
+  l.tail = thread_log::tail_inline;
+  l.i_id = id;
+  l.i_parent = parent_id;
+  l.i_flags = flags;
+  l.i_at = at;
+  l.mark = 0;
+  l.done = false;
   return id;
 }
 // The task run in place ended at `at`: inside its task_inline if that is the
-// last record written and the body is under 2^32 ticks; else a task_end.
+// last record and the body is under 2^32 ticks; else a task_end.
+void inline_ended_general(thread_log &l, uint32_t id, uint64_t at);
 inline void inline_ended(thread_log &l, uint32_t id, uint64_t at) {
-  record *r = l.pos - 1;
-  if (l.pos != l.buf && r->type == kind::task_inline && r->task == id &&
-      !(r->sub & kInlineEnded) && at >= r->time && at - r->time <= UINT32_MAX) {
-    r->sub = static_cast<uint8_t>(r->sub | kInlineEnded);
-    r->count = static_cast<uint32_t>(at - r->time);
-  } else {
-    l.put(kind::task_end, 0, 0, at, id, 0);
+  // The common case inline: a short task_inline.
+  if (l.tail == thread_log::tail_inline && l.i_id == id && at >= l.i_at &&
+      l.pos <= l.limit) {
+    if (uint8_t *q =
+            compact::short_spawn(l.cs, kind::task_inline,
+                                 static_cast<uint8_t>(l.i_flags | kInlineEnded),
+                                 l.i_at, id, l.i_parent, at - l.i_at, l.pos)) {
+      l.pos = q;
+      ++l.records;
+      l.tail = 0;
+      l.done = false;
+      return;
+    }
   }
+  inline_ended_general(l, id, at);
 }
 // A new implicit task (parent: the encountering task's id, 0 for a thread's
 // first team): task_create and task_begin.
 void implicit_begin(thread_log &l, task *t, uint32_t parent_id);
-void wait_begin(thread_log &l, wait_kind k, uint32_t task_id,
-                const weft_dep *deps, int ndeps);
+void wait_begin_at(thread_log &l, wait_kind k, uint32_t task_id,
+                   const weft_dep *deps, int ndeps, uint64_t at);
+inline void wait_begin(thread_log &l, wait_kind k, uint32_t task_id,
+                       const weft_dep *deps, int ndeps) {
+  wait_begin_at(l, k, task_id, deps, ndeps, ticks());
+}
 // Counter samples, at most one set per worker every sample period.
 void sample(thread_log &l, worker &w, uint64_t at);
 inline void maybe_sample(thread_log &l, worker &w, uint64_t at) {
