@@ -171,7 +171,7 @@ int task_create(const char *call, weft_task_fn fn, std::size_t size,
 }
 
 void run_here(weft_task_fn fn, void *arg) {
-  tl_worker->run_inline(fn, arg, TASK_THROTTLED);
+  tl_worker->run_in_place(fn, arg, TASK_THROTTLED);
 }
 
 int task_submit(void *handle, const weft_dep *deps, int ndeps, int priority) {
