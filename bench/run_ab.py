@@ -9,8 +9,9 @@ slower (docs/benchmarks.md).
         [--cells task-free:0,task-free:15] [--count]
 
 With --count, the one-thread cells instead run once each under valgrind's
-cachegrind (branch and cache simulation; WEFT_THROTTLE_WINDOW=narrow unless
-the environment sets it) and the table gives, per task, the
+cachegrind (branch and cache simulation; WEFT_THROTTLE_WINDOW=narrow and
+WEFT_THROTTLE_GRAIN=fine unless the environment sets them) and the table
+gives, per task, the
 instructions, mispredicted branches and first-level data misses of each
 build and their new/old ratios: counts that the machine's load does not
 move, for a noisy machine where the timed ratios' range is wider than the
@@ -160,10 +161,15 @@ def count(args):
     cells = args.cells
     # The throttle's grain estimate reads the clock, and under valgrind every
     # task looks coarse: the window would go wide in some runs and not in
-    # others. Pinned narrow (what these fine tasks get on the machine) the
-    # counts repeat; WEFT_THROTTLE_WINDOW in the environment overrides it.
-    env = [] if "WEFT_THROTTLE_WINDOW" in os.environ else \
-        ["env", "WEFT_THROTTLE_WINDOW=narrow"]
+    # others, and no in-place interval would look too fine to hand off.
+    # Pinned narrow and fine (what these fine tasks get on the machine) the
+    # counts repeat and follow the native paths; WEFT_THROTTLE_WINDOW and
+    # WEFT_THROTTLE_GRAIN in the environment override them (a build that
+    # does not know WEFT_THROTTLE_GRAIN ignores it).
+    pins = [v + "=" + d for v, d in [("WEFT_THROTTLE_WINDOW", "narrow"),
+                                     ("WEFT_THROTTLE_GRAIN", "fine")]
+            if v not in os.environ]
+    env = ["env"] + pins if pins else []
     # Each run is the warm-up repetition and one timed one: 2 x tasks.
     ran = 2 * args.tasks
     runner = benchlib.Runner(args.timeout)

@@ -178,20 +178,12 @@ struct probe {
   int worker = -1;
 };
 
-// The probe task's body lasts this long after its start is recorded, so
-// that the throttle takes the probes for coarse tasks: a creator of fine
-// tasks runs them in place (core/spawn.cpp, worth_probing: once the team
-// finishes a task per under ~0.4 us), which would measure no hand-off.
-constexpr double kProbeBodyNs = 5000;
-
 void probe_body(void *arg) {
   g_ran.fetch_add(1, std::memory_order_relaxed);
   probe *p = static_cast<probe *>(arg);
   p->start_ns = now_ns();
   p->worker = weft_thread_id();
   p->started.store(true, std::memory_order_release);
-  while (now_ns() - p->start_ns < kProbeBodyNs) {
-  }
   p->done.store(true, std::memory_order_release);
 }
 
@@ -238,6 +230,12 @@ void stop() {
 int calibrate(const calibrate_options &o) {
   namespace fs = std::filesystem;
   setenv("WEFT_ENGINE", "sw", 1); // the engine calibrated
+  // The costs of deferred tasks and of hand-offs: the throttle must not
+  // take these empty tasks for fine ones and run them in place (its probe
+  // points and in-place rechecks, core/spawn.cpp): at 1 thread the spawn
+  // and finish batches would measure in-place tasks (spawn_base_ns 16 ns
+  // instead of a deferral's), at 2 the schedule probe no hand-off.
+  setenv("WEFT_THROTTLE_GRAIN", "coarse", 1);
   std::vector<long> buf(static_cast<size_t>(kBatch * kMaxDeps));
 
   start(1);

@@ -1,6 +1,7 @@
 // weft.h and the C++ API's entry points: argument checking, starting the
 // runtime on first use, and translating calls to the core.
 #include "base/error.hpp"
+#include "core/in_place.hpp"
 #include "core/runtime.hpp"
 #include "core/trace_points.hpp"
 
@@ -40,27 +41,31 @@ int start(int nthreads, const char *call) {
   return WEFT_OK;
 }
 
-// current_worker when the thread has none: starts the runtime, or fails.
-__attribute__((noinline)) int first_worker(const char *call, worker *&w) {
-  if (g_runtime.load(std::memory_order_acquire))
-    return set_error(WEFT_ETHREAD,
-                     "%s: called from a thread weft does not know (only the "
-                     "thread that started weft and tasks may call it)",
-                     call);
-  if (int rc = start(0, call); rc != WEFT_OK)
-    return rc;
-  w = tl_worker;
-  return WEFT_OK;
+// current_worker when the thread has none: starts the runtime and returns
+// the worker, or fails (nullptr, rc set).
+__attribute__((noinline)) worker *first_worker(const char *call, int &rc) {
+  if (g_runtime.load(std::memory_order_acquire)) {
+    rc = set_error(WEFT_ETHREAD,
+                   "%s: called from a thread weft does not know (only the "
+                   "thread that started weft and tasks may call it)",
+                   call);
+    return nullptr;
+  }
+  rc = start(0, call);
+  return rc == WEFT_OK ? tl_worker : nullptr;
 }
 
 // The calling thread's worker, starting the runtime on first use. Inline:
-// every spawn asks, and a thread of a running runtime has one.
+// every spawn asks, and a thread of a running runtime has one. (The
+// caller's w never has its address taken, so it stays in a register.)
 __attribute__((always_inline)) inline int current_worker(const char *call,
                                                          worker *&w) {
   w = tl_worker;
   if (__builtin_expect(w != nullptr, 1))
     return WEFT_OK;
-  return first_worker(call, w);
+  int rc;
+  w = first_worker(call, rc);
+  return rc;
 }
 
 // A caller's mode as the int it passed: an out-of-range value must be
@@ -154,7 +159,7 @@ int task_create(const char *call, weft_task_fn fn, std::size_t size,
   if (priority < 0)
     return set_error(WEFT_EINVAL, "%s: priority is %d (must be >= 0)", call,
                      priority);
-  if (priority == 0 && w->rt().run_now_instead(*w, deps, ndeps)) {
+  if (priority == 0 && runtime::in_place_now(*w, deps, ndeps)) {
     *handle = *payload = nullptr; // the caller runs it here (run_here)
     return WEFT_OK;
   }
@@ -166,7 +171,7 @@ int task_create(const char *call, weft_task_fn fn, std::size_t size,
 }
 
 void run_here(weft_task_fn fn, void *arg) {
-  tl_worker->run_inline(fn, arg, TASK_THROTTLED);
+  tl_worker->run_in_place(fn, arg, TASK_THROTTLED);
 }
 
 int task_submit(void *handle, const weft_dep *deps, int ndeps, int priority) {
@@ -225,8 +230,9 @@ int weft_spawn(weft_task_fn fn, void *arg, const weft_dep *deps, int ndeps) {
     return rc;
   // Too many unfinished children and nothing stops it: run it here, before
   // any descriptor is allocated (as the OpenMP front end does).
-  if (w->rt().run_now_instead(*w, deps, ndeps)) {
-    w->run_inline(fn, arg, TASK_THROTTLED);
+  // Inline, both: one call frame per task run in place (core/in_place.hpp).
+  if (runtime::in_place_now(*w, deps, ndeps)) {
+    w->run_in_place(fn, arg, TASK_THROTTLED);
     return WEFT_OK;
   }
   return submit(*w, w->alloc_task(fn, arg), deps, ndeps, 0);
@@ -254,7 +260,7 @@ int weft_spawn_copy(weft_task_fn fn, const void *arg, size_t arg_size,
                      "(must be >= 0)",
                      prio);
   if (prio == 0 && arg_size <= kInPlaceCopy &&
-      w->rt().run_now_instead(*w, deps, ndeps)) {
+      runtime::in_place_now(*w, deps, ndeps)) {
     // In place, before any descriptor (as weft_spawn): the copy on the stack.
     alignas(16) unsigned char copy[kInPlaceCopy];
     if (arg_size)
@@ -305,7 +311,7 @@ int weft_spawn_args(weft_args_fn fn, int nargs, void *const *args,
                        i, i);
     deps[ndeps++] = {args[i], static_cast<weft_dep_mode>(m)};
   }
-  if (nargs <= kInPlaceArgs && w->rt().run_now_instead(*w, deps, ndeps)) {
+  if (nargs <= kInPlaceArgs && runtime::in_place_now(*w, deps, ndeps)) {
     // In place, before any descriptor (as weft_spawn): fn gets a copy of
     // args, as it would in a task.
     void *copy[kInPlaceArgs];

@@ -20,10 +20,11 @@ namespace weft {
 std::atomic<runtime *> g_runtime{nullptr};
 // initial-exec: libweft is loaded with the program (or in libgomp's place),
 // never dlopen'ed late, and the task path reads this on every call.
-__attribute__((tls_model("initial-exec"))) thread_local worker *tl_worker =
-    nullptr;
+__attribute__((tls_model(
+    "initial-exec"))) constinit thread_local worker *tl_worker = nullptr;
 std::size_t g_worker_stack_size = 0;
 throttle_window g_throttle_window = throttle_window::automatic;
+throttle_grain g_throttle_grain = throttle_grain::automatic;
 
 namespace {
 std::mutex g_start_lock;
@@ -68,6 +69,11 @@ int runtime::start(int nthreads, const char *call) {
     if (!r.choice("WEFT_THROTTLE_WINDOW", kWindows, 3, mode) && !r.ok())
       return set_error(WEFT_EINVAL, "%s", r.error().c_str());
     g_throttle_window = static_cast<throttle_window>(mode);
+    static const char *const kGrains[] = {"auto", "fine", "coarse"};
+    int grain = 0;
+    if (!r.choice("WEFT_THROTTLE_GRAIN", kGrains, 3, grain) && !r.ok())
+      return set_error(WEFT_EINVAL, "%s", r.error().c_str());
+    g_throttle_grain = static_cast<throttle_grain>(grain);
   }
   const char *e = env::get("WEFT_ENGINE");
   std::string name = e ? e : "sw";

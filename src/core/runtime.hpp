@@ -63,6 +63,9 @@ public:
   // creating thread instead of being queued (too many unfinished children,
   // as spawn's throttling decides, and its dependences already satisfied).
   bool run_now_instead(worker &w, const weft_dep *deps, int ndeps);
+  // run_now_instead with its common case (a task without dependences
+  // between two rechecks) inline: core/in_place.hpp.
+  static inline bool in_place_now(worker &w, const weft_dep *deps, int ndeps);
   // The detach event of t (TASK_DETACH) happened; t completes now if its
   // body has ended, else when it ends. Any thread may call it.
   void fulfill(task *t);
@@ -146,6 +149,11 @@ private:
   // spawn_as's probe point: whether the team's recent tasks were fine
   // enough for a creator to try them in place.
   static bool worth_probing(worker &w);
+  // Whether a throttled creator runs a ready child in place or queues it
+  // for the team's thieves, and the counts of a task run in place
+  // (core/in_place.hpp).
+  static inline bool feeds_thieves(worker &w, uint64_t taking = 0);
+  static inline bool count_in_place(worker &w);
   static void take_exception_into_tls(std::exception_ptr *e);
 
   // t could not go to the engine: run it here once every earlier child of
@@ -193,12 +201,16 @@ private:
 // The running runtime (nullptr when stopped) and the calling thread's worker
 // (nullptr for threads weft does not know).
 extern std::atomic<runtime *> g_runtime;
-extern
-    __attribute__((tls_model("initial-exec"))) thread_local worker *tl_worker;
+// constinit: no dynamic initialisation, so no TLS wrapper call to test on
+// every access.
+extern __attribute__((
+    tls_model("initial-exec"))) constinit thread_local worker *tl_worker;
 // Stack size of the threads weft starts (0: the system's default).
 extern std::size_t g_worker_stack_size;
 // WEFT_THROTTLE_WINDOW (core/throttle.hpp, spawn.cpp).
 extern throttle_window g_throttle_window;
+// WEFT_THROTTLE_GRAIN (core/throttle.hpp, spawn.cpp).
+extern throttle_grain g_throttle_grain;
 
 } // namespace weft
 

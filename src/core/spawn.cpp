@@ -2,6 +2,7 @@
 // throttle, its submission to the engine (with back-pressure), and the ways a
 // task becomes ready outside the engine's answer (engine_ready, fulfill).
 #include "core/engine_host.hpp"
+#include "core/in_place.hpp"
 #include "core/mailbox.hpp"
 #include "core/runtime.hpp"
 #include "core/trace_points.hpp"
@@ -30,8 +31,8 @@ namespace {
 // for fine tasks it would only make descriptors go cold, and where the
 // tasks do not run as chains (a stencil's tasks each wait for several of
 // the previous sweep) it only costs, so they keep the narrow one. Both
-// bound memory and the dependence map.
-inline constexpr uint64_t kThrottleCheckEvery = 16;
+// bound memory and the dependence map. The checks come once in
+// kThrottleCheckEvery children (throttle.hpp).
 
 // The grain clock: the TSC on x86-64 (one instruction), else nanoseconds.
 // Tasks longer than kCoarseTicks on average are coarse (about 4 us at a
@@ -56,29 +57,12 @@ inline constexpr uint64_t kHandOffTicks = 512;
 #else
 inline constexpr uint64_t kHandOffTicks = 200;
 #endif
+// A team of one measures its in-place interval over this many tasks
+// (still_throttled).
+inline constexpr uint64_t kSoloCheckTasks = 4 * kThrottleCheckEvery;
 
 uint64_t team_threads(worker &w) {
   return static_cast<uint64_t>(w.current_team()->size());
-}
-
-// A throttled creator of coarse tasks runs a new child in place only while
-// its deque still holds a ready task for every other member of the team;
-// with fewer, the child is queued (and wakes a sleeper), so that a thief
-// that has drained the deque finds work. The throttle decides at most once
-// in kThrottleCheckEvery children and leaves the throttled state only below
-// half its limit, which the children that wait for predecessors can keep it
-// above: without this test rot-cc's creator ran up to 15 children of 40-120
-// us in a row in place while the other worker, its deque empty, idled (a
-// sixth of that worker's time at load 10-17; docs/benchmarks.md, "The
-// coarse rows behind libgomp"). Fine tasks keep running in place: 15 of
-// them idle a thief for microseconds, and queueing them costs more than
-// they do. The owner's bottom is its own; top is written by thieves only
-// when they steal. `taking` is 1 when the creator would take one of the
-// deque's tasks itself (the help after a queued child).
-inline bool feeds_thieves(worker &w, uint64_t taking = 0) {
-  uint64_t n = team_threads(w);
-  return n == 1 || !w.coarse_grain() ||
-         static_cast<uint64_t>(w.slot()->deque.size_hint()) + 1 >= n + taking;
 }
 
 } // namespace
@@ -127,7 +111,9 @@ inline void runtime::update_grain(worker &w) {
   } else if (fin - w.grain_finished_ >= kGrainTasks) {
     uint64_t now = grain_clock();
     bool coarse =
-        now - w.grain_ticks_ > kCoarseTicks * (fin - w.grain_finished_);
+        g_throttle_grain == throttle_grain::automatic
+            ? now - w.grain_ticks_ > kCoarseTicks * (fin - w.grain_finished_)
+            : g_throttle_grain == throttle_grain::coarse;
     w.coarse_ = coarse;
     w.grain_ticks_ = now;
     w.grain_finished_ = fin;
@@ -157,7 +143,10 @@ inline void runtime::update_grain(worker &w) {
 // would run 16 of them on the creator while the others wait for work),
 // a worker stealing empty tasks one by one always is. The first point
 // only records.
+// WEFT_THROTTLE_GRAIN forces the verdict (fine: every point probes).
 __attribute__((noinline)) bool runtime::worth_probing(worker &w) {
+  if (g_throttle_grain != throttle_grain::automatic)
+    return g_throttle_grain == throttle_grain::fine;
   runtime &rt = w.rt();
   uint64_t fin = 0;
   for (int i = 0, n = rt.nthreads(); i < n; ++i)
@@ -439,8 +428,35 @@ void runtime::drain_own_backlog(worker &w) {
 // measured interval was fine is throttled again at its next spawn check
 // (spawn_as) without waiting for the window to fill, and its first
 // interval is measured from that check.
+// WEFT_THROTTLE_GRAIN forces the verdict, and the clock is not read.
 __attribute__((noinline)) bool runtime::still_throttled(worker &w,
                                                         task *parent) {
+  if (g_throttle_grain != throttle_grain::automatic) {
+    w.inline_fine_ = g_throttle_grain == throttle_grain::fine;
+    w.inline_misses_ = 0;
+    if (w.inline_fine_) {
+      worker_counters::bump(w.counters().kept_fine);
+      return true;
+    }
+    return over_throttle(w, parent, 1);
+  }
+  // In a team of one no thief can take a task: the verdict only decides
+  // whether coarse tasks go back to the window (chains, throttle.hpp), and
+  // it is measured over kSoloCheckTasks in-place tasks, so that the clock
+  // (13-18 ns in this VM, about 1 ns per task when read once in 16 fine
+  // ones) is read a quarter as often. The rechecks between keep the last
+  // verdict. inline_checks_ is 0 where the interval starts (spawn_as).
+  uint64_t tasks = kThrottleCheckEvery;
+  if (team_threads(w) == 1) {
+    if (w.inline_checks_ % kSoloCheckTasks != 0) {
+      if (w.inline_fine_) {
+        worker_counters::bump(w.counters().kept_fine);
+        return true;
+      }
+      return over_throttle(w, parent, 1);
+    }
+    tasks = kSoloCheckTasks;
+  }
   uint64_t now = grain_clock();
   uint64_t last = w.inline_ticks_;
   w.inline_ticks_ = now;
@@ -450,8 +466,8 @@ __attribute__((noinline)) bool runtime::still_throttled(worker &w,
   // one deferred before it; sparselu's coarse tasks mostly wait).
   if (last != 0)
     w.inline_fine_ =
-        w.inline_misses_ * 4 <= kThrottleCheckEvery &&
-        too_fine_to_hand_off(last, now, kThrottleCheckEvery,
+        w.inline_misses_ * 4 <= tasks &&
+        too_fine_to_hand_off(last, now, tasks,
                              kHandOffTicks + trace_point::in_place_allowance());
   w.inline_misses_ = 0;
   if (w.inline_fine_) {
@@ -466,12 +482,7 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
   if (w.throttled_ != parent || !w.backlog_.empty())
     return false;
   // Counted as spawned and run: the caller runs it at once.
-  auto in_place = [&w] {
-    worker_counters::bump(w.counters().spawned);
-    worker_counters::bump(w.counters().finished);
-    worker_counters::bump(w.counters().undeferred);
-    return true;
-  };
+  auto in_place = [&w] { return count_in_place(w); };
   // A task with no dependences between two checks returns here, before
   // anything that needs a frame.
   const bool check = ++w.inline_checks_ % kThrottleCheckEvery == 0;

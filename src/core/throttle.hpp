@@ -12,6 +12,21 @@ namespace weft {
 // narrow or wide.
 enum class throttle_window : int { automatic, narrow, wide };
 
+// WEFT_THROTTLE_GRAIN: auto (the grain clock decides whether tasks are
+// fine or coarse: update_grain, worth_probing, still_throttled in
+// spawn.cpp), fine or coarse (that verdict forced, the clock not read for
+// it). For measurements and tools whose clock does not see the native
+// grain: under valgrind every interval looks coarse, so `fine` makes
+// instruction counts follow the native fine-task path; `weft calibrate`
+// measures deferred tasks and hand-offs, so it takes `coarse` (no in-place
+// probe of its fine tasks).
+enum class throttle_grain : int { automatic, fine, coarse };
+
+// The throttle is checked once in this many children a creator spawns
+// (spawn_as) and once in this many tasks it runs in place (run_now_instead,
+// in_place_now).
+inline constexpr uint64_t kThrottleCheckEvery = 16;
+
 // Ready tasks in a creator's deque per thread before it is throttled (the
 // figure libgomp uses), and the windows of unfinished children per thread.
 inline constexpr uint64_t kThrottlePerThread = 64;

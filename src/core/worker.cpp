@@ -4,6 +4,7 @@
 #include "base/check.hpp"
 #include "base/error.hpp"
 #include "base/fence.hpp"
+#include "core/in_place.hpp"
 #include "core/trace_points.hpp"
 #include "runtime.hpp"
 
@@ -284,53 +285,9 @@ __attribute__((always_inline)) inline void worker::run_body(task *t) {
   tied_ = prev_tied;
 }
 
+// The body is core/in_place.hpp's, which the native API inlines.
 void worker::run_inline(weft_task_fn fn, void *arg, uint16_t flags) {
-  const uint32_t depth = inline_depth_;
-  if (__builtin_expect(depth >= kInlineDepth, 0)) {
-    run_inline_on_stack(fn, arg, flags);
-    return;
-  }
-  task *t = inline_tasks_[depth];
-  if (__builtin_expect(t == nullptr, 0))
-    t = new_inline_task(depth);
-  task *parent = current_;
-  // What differs from the last task at this depth; the rest is as
-  // new_inline_task (or end_inline) left it.
-  t->fn = fn;
-  t->arg = arg;
-  t->parent = parent;
-  t->group = parent->cur_group ? parent->cur_group : parent->group;
-  t->flags = static_cast<uint16_t>(flags | TASK_INLINE);
-  bool traced = trace_point::inline_begin(*this, *t, parent, flags);
-  inline_depth_ = depth + 1;
-  void *prev_data = task_data_;
-  int64_t prev_mark = mark_;
-  task *prev_tied = tied_;
-  current_ = t;
-  task_data_ = nullptr;
-  mark_ = slot_->deque.next_index();
-  tied_ = t;
-  try {
-    fn(arg);
-  } catch (...) {
-    record_exception(t, std::current_exception());
-  }
-  if (__builtin_expect(task_data_ != nullptr, 0))
-    end_task_data();
-  task_data_ = prev_data;
-  // One test for all the body may have left: with no child created (or
-  // every one waited for), no other thread writes t->exc any more.
-  if (__builtin_expect((t->created | reinterpret_cast<uintptr_t>(t->domain) |
-                        reinterpret_cast<uintptr_t>(t->cur_group) |
-                        reinterpret_cast<uintptr_t>(
-                            t->exc.load(std::memory_order_relaxed))) != 0,
-                       0))
-    end_inline(*t);
-  current_ = parent;
-  mark_ = prev_mark;
-  tied_ = prev_tied;
-  inline_depth_ = depth;
-  trace_point::inline_end(*this, *t, traced);
+  run_in_place(fn, arg, flags);
 }
 
 task *worker::new_inline_task(uint32_t d) {

@@ -147,6 +147,8 @@ public:
   // domain, a child's exception) is settled at its end (end_inline). Its
   // children, if any, have finished when it returns.
   void run_inline(weft_task_fn fn, void *arg, uint16_t flags);
+  // run_inline's body, inline where core/in_place.hpp is included.
+  inline void run_in_place(weft_task_fn fn, void *arg, uint16_t flags);
   // Runs a task that was never submitted to the engine (undeferred).
   void run_undeferred(task *t) {
     t->flags |= TASK_NO_SUCCESSORS;

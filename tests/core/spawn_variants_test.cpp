@@ -960,3 +960,108 @@ TEST(Throttle, FineAndCoarsePhasesMatchTheSerialMeaning) {
 }
 
 } // namespace
+
+// ---- WEFT_THROTTLE_GRAIN: the throttle's fine/coarse verdict forced --------
+// Each test restarts the runtime (as many threads as the test's) with the
+// variable and WEFT_STATS=1, runs one burst of tasks without dependences
+// and reads what the throttle did: tasks run in place (tasks_undeferred)
+// and in-place rechecks that kept the creator throttled because its tasks
+// were fine (WEFT_STATS' throttle_kept_fine, printed at shutdown).
+namespace {
+
+struct GrainBurst {
+  std::atomic<long> ran{0};
+  int spin_us = 0;
+};
+void grain_task(void *p) {
+  auto *b = static_cast<GrainBurst *>(p);
+  if (b->spin_us)
+    spin_us(b->spin_us);
+  b->ran.fetch_add(1, std::memory_order_relaxed);
+}
+
+struct GrainCounts {
+  uint64_t undeferred = 0;
+  long kept_fine = -1; // -1: not printed
+  long ran = 0;
+};
+
+class ThrottleGrain : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (std::strcmp(wt::engine_name(), "sw") != 0)
+      GTEST_SKIP() << "the throttle's in-place path needs the sw engine's "
+                      "answer for tasks without dependences";
+  }
+  void TearDown() override {
+    unsetenv("WEFT_THROTTLE_GRAIN");
+    unsetenv("WEFT_STATS");
+    weft_shutdown();
+    ASSERT_EQ(weft_init(0), WEFT_OK) << weft_last_error();
+  }
+  // n tasks of spin_us each, in one burst, under WEFT_THROTTLE_GRAIN=mode.
+  GrainCounts burst(const char *mode, long n, int spin) {
+    GrainCounts c;
+    EXPECT_EQ(weft_shutdown(), WEFT_OK) << weft_last_error();
+    setenv("WEFT_THROTTLE_GRAIN", mode, 1);
+    setenv("WEFT_STATS", "1", 1);
+    EXPECT_EQ(weft_init(0), WEFT_OK) << weft_last_error();
+    GrainBurst b;
+    b.spin_us = spin;
+    weft_stats before{}, after{};
+    EXPECT_EQ(weft_stats_get(&before), WEFT_OK);
+    for (long i = 0; i < n; ++i)
+      EXPECT_EQ(weft_spawn(&grain_task, &b, nullptr, 0), WEFT_OK)
+          << weft_last_error();
+    EXPECT_EQ(weft_taskwait(), WEFT_OK) << weft_last_error();
+    EXPECT_EQ(weft_stats_get(&after), WEFT_OK);
+    c.undeferred = after.tasks_undeferred - before.tasks_undeferred;
+    c.ran = b.ran.load();
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(weft_shutdown(), WEFT_OK) << weft_last_error();
+    std::string err = testing::internal::GetCapturedStderr();
+    const char *key = "throttle_kept_fine=";
+    if (std::size_t at = err.find(key); at != std::string::npos)
+      c.kept_fine = std::atol(err.c_str() + at + std::strlen(key));
+    return c;
+  }
+};
+
+// Tasks of 2 us are not too fine to hand off by the clock (about 5,000
+// ticks against 512); forced fine, the creator is throttled at the window
+// or at its first probe point (1,024 children) and then kept in place at
+// every recheck, whatever the team's size.
+TEST_F(ThrottleGrain, FineKeepsTheCreatorOfLongerTasksInPlace) {
+  constexpr long kTasks = 4096;
+  GrainCounts c = burst("fine", kTasks, 2);
+  EXPECT_EQ(c.ran, kTasks);
+  ASSERT_GE(c.kept_fine, 0) << "WEFT_STATS printed no throttle_kept_fine";
+  EXPECT_GE(c.kept_fine, kTasks / 2 / 64)
+      << "the forced fine verdict did not keep the creator throttled";
+  EXPECT_GE(c.undeferred, static_cast<uint64_t>(kTasks / 2))
+      << "forced fine, most tasks of the burst should run in place";
+}
+
+// Empty tasks are fine by the clock; forced coarse, no recheck keeps the
+// creator throttled for being fine and no probe point makes it try them in
+// place, so the count of such rechecks stays 0.
+TEST_F(ThrottleGrain, CoarseNeverKeepsTheCreatorOfEmptyTasksInPlace) {
+  constexpr long kTasks = 8192;
+  GrainCounts c = burst("coarse", kTasks, 0);
+  EXPECT_EQ(c.ran, kTasks);
+  EXPECT_EQ(c.kept_fine, 0)
+      << "a recheck kept the creator throttled for fine tasks under the "
+         "forced coarse verdict";
+}
+
+// A value that is none of auto, fine and coarse: weft_init fails and says
+// which variable and value.
+TEST_F(ThrottleGrain, UnknownValueIsReported) {
+  ASSERT_EQ(weft_shutdown(), WEFT_OK) << weft_last_error();
+  setenv("WEFT_THROTTLE_GRAIN", "medium", 1);
+  EXPECT_EQ(weft_init(0), WEFT_EINVAL);
+  std::string err = weft_last_error();
+  EXPECT_NE(err.find("WEFT_THROTTLE_GRAIN=medium"), std::string::npos) << err;
+}
+
+} // namespace

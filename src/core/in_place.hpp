@@ -1,0 +1,121 @@
+// A throttled creator's task run in place, inline in the native API's entry
+// points (api/c_api.cpp) and in spawn.cpp: the throttle's answer for a task
+// without dependences between two checks (runtime::in_place_now) and the
+// in-place run itself (worker::run_in_place), so that such a task costs one
+// call frame (weft_spawn's) instead of three (weft_spawn,
+// runtime::run_now_instead, worker::run_inline). docs/benchmarks.md, "The
+// 0-dependence cells at 1 thread".
+#pragma once
+
+#include "core/runtime.hpp"
+#include "core/trace_points.hpp"
+
+#include <cstdint>
+#include <exception>
+
+namespace weft {
+
+// A throttled creator of coarse tasks runs a new child in place only while
+// its deque still holds a ready task for every other member of the team;
+// with fewer, the child is queued (and wakes a sleeper), so that a thief
+// that has drained the deque finds work. The throttle decides at most once
+// in kThrottleCheckEvery children and leaves the throttled state only below
+// half its limit, which the children that wait for predecessors can keep it
+// above: without this test rot-cc's creator ran up to 15 children of 40-120
+// us in a row in place while the other worker, its deque empty, idled (a
+// sixth of that worker's time at load 10-17; docs/benchmarks.md, "The
+// coarse rows behind libgomp"). Fine tasks keep running in place: 15 of
+// them idle a thief for microseconds, and queueing them costs more than
+// they do. The owner's bottom is its own; top is written by thieves only
+// when they steal. `taking` is 1 when the creator would take one of the
+// deque's tasks itself (the help after a queued child).
+__attribute__((always_inline)) inline bool
+runtime::feeds_thieves(worker &w, uint64_t taking) {
+  if (!w.coarse_grain())
+    return true;
+  uint64_t n = static_cast<uint64_t>(w.current_team()->size());
+  return n == 1 ||
+         static_cast<uint64_t>(w.slot()->deque.size_hint()) + 1 >= n + taking;
+}
+
+// A task run in place: counted as spawned, finished and undeferred.
+__attribute__((always_inline)) inline bool runtime::count_in_place(worker &w) {
+  worker_counters &c = w.counters();
+  worker_counters::bump(c.spawned);
+  worker_counters::bump(c.finished);
+  worker_counters::bump(c.undeferred);
+  return true;
+}
+
+// run_now_instead's answer, its common case inline: a throttled creator's
+// task without dependences between two rechecks runs in place once the
+// engine has said such tasks are ready (asked once per worker) and the
+// creator feeds its thieves. Anything else (a recheck, dependences, the
+// engine not asked yet) goes to run_now_instead; a creator that is not
+// throttled, or has a backlog, answers no at once.
+__attribute__((always_inline)) inline bool
+runtime::in_place_now(worker &w, const weft_dep *deps, int ndeps) {
+  if (w.throttled_ != w.current() || !w.backlog_.empty())
+    return false;
+  if (__builtin_expect(ndeps == 0 && w.ready_without_deps_ > 0 &&
+                           (w.inline_checks_ + 1) % kThrottleCheckEvery != 0,
+                       1)) {
+    ++w.inline_checks_;
+    return feeds_thieves(w) && count_in_place(w);
+  }
+  return w.rt().run_now_instead(w, deps, ndeps);
+}
+
+// worker::run_inline's body (worker.cpp calls it there), inline where the
+// native API runs a throttled task in place.
+__attribute__((always_inline)) inline void
+worker::run_in_place(weft_task_fn fn, void *arg, uint16_t flags) {
+  const uint32_t depth = inline_depth_;
+  if (__builtin_expect(depth >= kInlineDepth, 0)) {
+    run_inline_on_stack(fn, arg, flags);
+    return;
+  }
+  task *t = inline_tasks_[depth];
+  if (__builtin_expect(t == nullptr, 0))
+    t = new_inline_task(depth);
+  task *parent = current_;
+  // What differs from the last task at this depth; the rest is as
+  // new_inline_task (or end_inline) left it.
+  t->fn = fn;
+  t->arg = arg;
+  t->parent = parent;
+  t->group = parent->cur_group ? parent->cur_group : parent->group;
+  t->flags = static_cast<uint16_t>(flags | TASK_INLINE);
+  bool traced = trace_point::inline_begin(*this, *t, parent, flags);
+  inline_depth_ = depth + 1;
+  void *prev_data = task_data_;
+  int64_t prev_mark = mark_;
+  task *prev_tied = tied_;
+  current_ = t;
+  task_data_ = nullptr;
+  mark_ = slot_->deque.next_index();
+  tied_ = t;
+  try {
+    fn(arg);
+  } catch (...) {
+    record_exception(t, std::current_exception());
+  }
+  if (__builtin_expect(task_data_ != nullptr, 0))
+    end_task_data();
+  task_data_ = prev_data;
+  // One test for all the body may have left: with no child created (or
+  // every one waited for), no other thread writes t->exc any more.
+  if (__builtin_expect((t->created | reinterpret_cast<uintptr_t>(t->domain) |
+                        reinterpret_cast<uintptr_t>(t->cur_group) |
+                        reinterpret_cast<uintptr_t>(
+                            t->exc.load(std::memory_order_relaxed))) != 0,
+                       0))
+    end_inline(*t);
+  current_ = parent;
+  mark_ = prev_mark;
+  tied_ = prev_tied;
+  inline_depth_ = depth;
+  trace_point::inline_end(*this, *t, traced);
+}
+
+} // namespace weft
