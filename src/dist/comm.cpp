@@ -42,12 +42,6 @@ constexpr std::uint32_t kEagerPayload = 1024;
 constexpr int kIdleNapUs = 100, kMaxIdleNapUs = 1000, kPolledNapUs = 1000;
 constexpr backoff_policy kProgressBackoff{63, backoff_policy::kForever, 8};
 
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             clock::now().time_since_epoch())
-      .count();
-}
-
 std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              clock::now().time_since_epoch())
@@ -102,9 +96,11 @@ struct comm::impl {
   // Threads polling (comm::polling), and the progress thread's nap: a
   // futex word bumped by whoever wants it awake.
   std::atomic<int> pollers{0};
-  // When a poller last polled (steady clock, ns): one that is running a
-  // long task does not poll, and the progress thread receives for it.
-  std::atomic<std::int64_t> last_poll{0};
+  // Polls made (a poller's hint, not an exact count): one that is running a
+  // long task does not poll, and the progress thread, which sees the count
+  // stand still for kPolledNapUs, receives for it. A count, not a clock
+  // stamp: a poll reads no clock.
+  std::atomic<std::uint64_t> polls{0};
   std::atomic<std::uint32_t> nudge_word{0};
   std::atomic<bool> napping{false};
   am_handler handlers[kMaxHandlers] = {};
@@ -340,17 +336,22 @@ struct comm::impl {
   bool poll_incoming(std::vector<char> &buf, bool polled) {
     bool any = false;
     for (int n = 0; n < 64; ++n) {
+      // A matched probe: MPI_Improbe takes the message off the matching
+      // queue and MPI_Mrecv receives that very message, where MPI_Iprobe +
+      // MPI_Recv matched it twice (the second time searching the unexpected
+      // queue again). Both on this thread, under step_lock.
       int flag = 0;
       MPI_Status st;
-      check(MPI_Iprobe(MPI_ANY_SOURCE, kTag, net, &flag, &st), "MPI_Iprobe");
+      MPI_Message msg = MPI_MESSAGE_NULL;
+      check(MPI_Improbe(MPI_ANY_SOURCE, kTag, net, &flag, &msg, &st),
+            "MPI_Improbe");
       if (!flag)
         return any;
       int count = 0;
       MPI_Get_count(&st, MPI_BYTE, &count);
       buf.resize(std::size_t(count));
-      check(MPI_Recv(buf.data(), count, MPI_BYTE, st.MPI_SOURCE, kTag, net,
-                     MPI_STATUS_IGNORE),
-            "MPI_Recv", st.MPI_SOURCE);
+      check(MPI_Mrecv(buf.data(), count, MPI_BYTE, &msg, MPI_STATUS_IGNORE),
+            "MPI_Mrecv", st.MPI_SOURCE);
       int from = st.MPI_SOURCE;
       last_heard[from].store(now_ms(), std::memory_order_relaxed);
       am_header h;
@@ -478,10 +479,17 @@ struct comm::impl {
     bool in_barrier = false;
     backoff idle(kProgressBackoff);
     int idle_nap = kIdleNapUs;
+    std::uint64_t seen_polls = 0; // polls when the count last moved
+    auto polls_moved = clock::now() - std::chrono::hours(1);
     for (;;) {
       loop_stamp.store(now_ms(), std::memory_order_relaxed);
       bool worked = false;
       auto t = clock::now();
+      if (std::uint64_t p = polls.load(std::memory_order_relaxed);
+          p != seen_polls) {
+        seen_polls = p;
+        polls_moved = t;
+      }
       // A polling thread holds the lock for a moment at a time.
       if (step_lock.try_lock()) {
         worked = step(false);
@@ -513,8 +521,7 @@ struct comm::impl {
         idle.reset();
         idle_nap = kIdleNapUs;
       } else if (pollers.load(std::memory_order_relaxed) > 0 &&
-                 now_ns() - last_poll.load(std::memory_order_relaxed) <
-                     kPolledNapUs * 1000) {
+                 t - polls_moved < std::chrono::microseconds(kPolledNapUs)) {
         nap(kPolledNapUs);
       } else if (t - last_work < kSpinWindow) {
         // Yields after a few spins: polling must not keep a woken weft
@@ -632,7 +639,8 @@ bool comm::poll() {
   impl &m = *impl_;
   if (!m.direct)
     return false;
-  m.last_poll.store(now_ns(), std::memory_order_relaxed);
+  m.polls.store(m.polls.load(std::memory_order_relaxed) + 1,
+                std::memory_order_relaxed);
   std::unique_lock<std::mutex> lk(m.step_lock, std::try_to_lock);
   if (!lk.owns_lock() || m.closing)
     return false;
