@@ -195,13 +195,24 @@ int main(int argc, char **argv) {
     double both[4] = {};
     MPI_Gather(mine, 2, MPI_DOUBLE, both, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (me == 0) {
+      // The mean with the tail (what a timed loop of calls sees) and the
+      // share of the time spent in calls over 10 us (preempted or woken).
+      double sum = 0, slow = 0;
+      for (double x : per) {
+        sum += x;
+        if (x > 10)
+          slow += x;
+      }
       std::sort(per.begin(), per.end());
-      std::printf("{\"calls\": %ld, \"gap_us\": %g, \"median_us\": %.3f, "
-                  "\"min_us\": %.3f, \"p90_us\": %.3f, \"max_us\": %.3f, "
+      std::printf("{\"calls\": %ld, \"gap_us\": %g, \"mean_us\": %.3f, "
+                  "\"time_in_calls_over_10us\": %.3f, \"median_us\": %.3f, "
+                  "\"min_us\": %.3f, \"p90_us\": %.3f, \"p99_us\": %.3f, "
+                  "\"max_us\": %.3f, "
                   "\"switches_per_call\": {\"caller\": [%.3f, %.3f], "
                   "\"target\": [%.3f, %.3f]}}\n",
-                  calls, gap_us, per[per.size() / 2], per.front(),
-                  per[per.size() * 9 / 10], per.back(), both[0], both[1],
+                  calls, gap_us, sum / double(calls), slow / sum,
+                  per[per.size() / 2], per.front(), per[per.size() * 9 / 10],
+                  per[per.size() * 99 / 100], per.back(), both[0], both[1],
                   both[2], both[3]);
     }
     weft::places_mpi_finalize();

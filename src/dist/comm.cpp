@@ -21,6 +21,12 @@
 #include <thread>
 #include <vector>
 
+#if defined(__SANITIZE_THREAD__)
+// ThreadSanitizer's dynamic annotations (its runtime defines them).
+extern "C" void AnnotateIgnoreReadsBegin(const char *file, int line);
+extern "C" void AnnotateIgnoreReadsEnd(const char *file, int line);
+#endif
+
 namespace weft::dist {
 
 namespace {
@@ -41,12 +47,6 @@ constexpr auto kSpinWindow = std::chrono::milliseconds(50);
 constexpr std::uint32_t kEagerPayload = 1024;
 constexpr int kIdleNapUs = 100, kMaxIdleNapUs = 1000, kPolledNapUs = 1000;
 constexpr backoff_policy kProgressBackoff{63, backoff_policy::kForever, 8};
-
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             clock::now().time_since_epoch())
-      .count();
-}
 
 std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -96,15 +96,21 @@ struct comm::impl {
   // (sends, barriers, heartbeat_busy) and the running of queued operations:
   // the progress thread's, or a polling thread's (comm::poll).
   std::mutex step_lock;
-  bool closing = false;    // step_lock: the final barrier passed
-  std::vector<char> rbuf;  // step_lock
+  bool closing = false;                // step_lock: the final barrier passed
+  std::vector<char> rbuf;              // step_lock: the posted receive's buffer
+  MPI_Request rreq = MPI_REQUEST_NULL; // step_lock: the posted receive
+#if defined(__SANITIZE_THREAD__)
+  std::vector<char> tsan_copy; // step_lock
+#endif
   std::vector<op *> batch; // step_lock
   // Threads polling (comm::polling), and the progress thread's nap: a
   // futex word bumped by whoever wants it awake.
   std::atomic<int> pollers{0};
-  // When a poller last polled (steady clock, ns): one that is running a
-  // long task does not poll, and the progress thread receives for it.
-  std::atomic<std::int64_t> last_poll{0};
+  // Polls made (a poller's hint, not an exact count): one that is running a
+  // long task does not poll, and the progress thread, which sees the count
+  // stand still for kPolledNapUs, receives for it. A count, not a clock
+  // stamp: a poll reads no clock.
+  std::atomic<std::uint64_t> polls{0};
   std::atomic<std::uint32_t> nudge_word{0};
   std::atomic<bool> napping{false};
   am_handler handlers[kMaxHandlers] = {};
@@ -209,6 +215,8 @@ struct comm::impl {
         "MPI_Allgather of the window bases");
     check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "MPI_Win_lock_all");
     check(MPI_Barrier(net), "MPI_Barrier after the window's set-up");
+    rbuf.resize(sizeof(am_header) + kMaxPayload);
+    post_receive();
     heartbeat_busy.assign(c.world_, 0);
     last_heard = std::vector<std::atomic<std::int64_t>>(c.world_);
     for (auto &t : last_heard)
@@ -339,42 +347,67 @@ struct comm::impl {
     c.stats_.put_bytes.fetch_add(bytes, std::memory_order_relaxed);
   }
 
-  bool poll_incoming(std::vector<char> &buf, bool polled) {
+  // The receive: one MPI_Irecv of any source into rbuf (a header and the
+  // largest payload) stays posted; a poll tests it (MPI_Test), handles the
+  // message and posts the next. An idle poll is one MPI_Test, not a probe
+  // of the matching queues, and a message is matched once, as it arrives.
+  void post_receive() {
+    check(MPI_Irecv(rbuf.data(), int(rbuf.size()), MPI_BYTE, MPI_ANY_SOURCE,
+                    kTag, net, &rreq),
+          "MPI_Irecv");
+  }
+
+  bool poll_incoming(bool polled) {
     bool any = false;
     for (int n = 0; n < 64; ++n) {
       int flag = 0;
       MPI_Status st;
-      check(MPI_Iprobe(MPI_ANY_SOURCE, kTag, net, &flag, &st), "MPI_Iprobe");
+      check(MPI_Test(&rreq, &flag, &st), "MPI_Test of the receive");
       if (!flag)
         return any;
       int count = 0;
       MPI_Get_count(&st, MPI_BYTE, &count);
-      buf.resize(std::size_t(count));
-      check(MPI_Recv(buf.data(), count, MPI_BYTE, st.MPI_SOURCE, kTag, net,
-                     MPI_STATUS_IGNORE),
-            "MPI_Recv", st.MPI_SOURCE);
-      int from = st.MPI_SOURCE;
+      const int from = st.MPI_SOURCE;
+      const char *msg = rbuf.data();
+#if defined(__SANITIZE_THREAD__)
+      // Whichever thread drove Open MPI's progress (a worker's MPI_Send or
+      // MPI_Win_flush, say) may have written the message into rbuf; Open
+      // MPI hands it over with atomics of its own (not instrumented), which
+      // TSan cannot see. So, under TSan only, the message is copied out
+      // with TSan ignoring this one read, and the handler reads the copy:
+      // weft's own accesses stay checked.
+      tsan_copy.resize(std::size_t(count));
+      AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+      std::memcpy(tsan_copy.data(), rbuf.data(), std::size_t(count));
+      AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+      msg = tsan_copy.data();
+#endif
       last_heard[from].store(now_ms(), std::memory_order_relaxed);
       am_header h;
       if (std::size_t(count) < sizeof h)
         c.die("a message of %d bytes from rank %d (shorter than a header)",
               count, from);
-      std::memcpy(&h, buf.data(), sizeof h);
-      if (h.handler >= kMaxHandlers || sizeof h + h.payload != buf.size())
+      std::memcpy(&h, msg, sizeof h);
+      if (h.handler >= kMaxHandlers ||
+          sizeof h + h.payload != std::size_t(count))
         c.die("a corrupt message from rank %d (handler %u, payload %u, %d "
               "bytes)",
               from, h.handler, h.payload, count);
       c.stats_.am_received[h.handler].fetch_add(1, std::memory_order_relaxed);
       if (polled)
         c.stats_.am_polled[h.handler].fetch_add(1, std::memory_order_relaxed);
-      if (h.handler == 0)
-        continue;
-      any = true;
-      am_handler fn = handlers[h.handler];
-      if (!fn)
-        c.die("a message from rank %d for handler %u, which is not set", from,
-              h.handler);
-      fn(from, h, buf.data() + sizeof h);
+      if (h.handler != 0) {
+        any = true;
+        am_handler fn = handlers[h.handler];
+        if (!fn)
+          c.die("a message from rank %d for handler %u, which is not set", from,
+                h.handler);
+        // Handlers do not poll (step_lock is held: comm::poll's try-lock
+        // fails) and never wait for a message, so rbuf is theirs until the
+        // next receive is posted below.
+        fn(from, h, msg + sizeof h);
+      }
+      post_receive();
     }
     return any;
   }
@@ -438,7 +471,7 @@ struct comm::impl {
         run(o);
       worked = !batch.empty();
     }
-    worked |= poll_incoming(rbuf, polled);
+    worked |= poll_incoming(polled);
     test_sends();
     if (!barriers.empty())
       test_barriers();
@@ -484,10 +517,17 @@ struct comm::impl {
     enum { running, all_came, draining, all_quiet, settling } phase = running;
     backoff idle(kProgressBackoff);
     int idle_nap = kIdleNapUs;
+    std::uint64_t seen_polls = 0; // polls when the count last moved
+    auto polls_moved = clock::now() - std::chrono::hours(1);
     for (;;) {
       loop_stamp.store(now_ms(), std::memory_order_relaxed);
       bool worked = false;
       auto t = clock::now();
+      if (std::uint64_t p = polls.load(std::memory_order_relaxed);
+          p != seen_polls) {
+        seen_polls = p;
+        polls_moved = t;
+      }
       // A polling thread holds the lock for a moment at a time.
       if (step_lock.try_lock()) {
         worked = step(false);
@@ -542,8 +582,7 @@ struct comm::impl {
         idle.reset();
         idle_nap = kIdleNapUs;
       } else if (pollers.load(std::memory_order_relaxed) > 0 &&
-                 now_ns() - last_poll.load(std::memory_order_relaxed) <
-                     kPolledNapUs * 1000) {
+                 t - polls_moved < std::chrono::microseconds(kPolledNapUs)) {
         nap(kPolledNapUs);
       } else if (t - last_work < kSpinWindow) {
         // Yields after a few spins: polling must not keep a woken weft
@@ -562,6 +601,8 @@ struct comm::impl {
     for (auto &s : sends)
       MPI_Wait(&s.req, MPI_STATUS_IGNORE);
     sends.clear();
+    MPI_Cancel(&rreq); // the posted receive (a message may complete it)
+    MPI_Wait(&rreq, MPI_STATUS_IGNORE);
     window_closing.store(true, std::memory_order_seq_cst);
     for (backoff b(kProgressBackoff);
          window_users.load(std::memory_order_seq_cst) > 0;)
@@ -664,7 +705,8 @@ bool comm::poll() {
   impl &m = *impl_;
   if (!m.direct)
     return false;
-  m.last_poll.store(now_ns(), std::memory_order_relaxed);
+  m.polls.store(m.polls.load(std::memory_order_relaxed) + 1,
+                std::memory_order_relaxed);
   std::unique_lock<std::mutex> lk(m.step_lock, std::try_to_lock);
   if (!lk.owns_lock() || m.closing)
     return false;
