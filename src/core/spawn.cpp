@@ -57,9 +57,6 @@ inline constexpr uint64_t kHandOffTicks = 512;
 #else
 inline constexpr uint64_t kHandOffTicks = 200;
 #endif
-// A team of one measures its in-place interval over this many tasks
-// (still_throttled).
-inline constexpr uint64_t kSoloCheckTasks = 4 * kThrottleCheckEvery;
 
 uint64_t team_threads(worker &w) {
   return static_cast<uint64_t>(w.current_team()->size());
@@ -440,23 +437,7 @@ __attribute__((noinline)) bool runtime::still_throttled(worker &w,
     }
     return over_throttle(w, parent, 1);
   }
-  // In a team of one no thief can take a task: the verdict only decides
-  // whether coarse tasks go back to the window (chains, throttle.hpp), and
-  // it is measured over kSoloCheckTasks in-place tasks, so that the clock
-  // (13-18 ns in this VM, about 1 ns per task when read once in 16 fine
-  // ones) is read a quarter as often. The rechecks between keep the last
-  // verdict. inline_checks_ is 0 where the interval starts (spawn_as).
-  uint64_t tasks = kThrottleCheckEvery;
-  if (team_threads(w) == 1) {
-    if (w.inline_checks_ % kSoloCheckTasks != 0) {
-      if (w.inline_fine_) {
-        worker_counters::bump(w.counters().kept_fine);
-        return true;
-      }
-      return over_throttle(w, parent, 1);
-    }
-    tasks = kSoloCheckTasks;
-  }
+  const uint64_t tasks = kThrottleCheckEvery;
   uint64_t now = grain_clock();
   uint64_t last = w.inline_ticks_;
   w.inline_ticks_ = now;
