@@ -130,10 +130,10 @@ public:
   class finder {
   public:
     explicit finder(const dep_domain &d)
-        : keys_(d.keys_), words_(d.words_), mask_(d.mask_), shift_(d.shift_) {}
+        : keys_(d.keys_), mask_(d.mask_), shift_(d.shift_) {}
     uintptr_t operator()(uintptr_t addr) const {
       std::size_t i = slot(addr);
-      return i ? words_[i - 1] : 0;
+      return i ? keys_[mask_ + i] : 0; // words_ = keys_ + mask_ + 1
     }
     // addr's slot + 1, 0 if absent (the probe loop keeps only the index).
     std::size_t slot(uintptr_t addr) const {
@@ -148,7 +148,6 @@ public:
 
   private:
     const uintptr_t *keys_;
-    const uintptr_t *words_;
     std::size_t mask_;
     uint32_t shift_;
   };
