@@ -36,11 +36,9 @@ protected:
   // retire().
   task *place(dep_domain &d, uintptr_t addr) {
     task *t = w_->alloc_task(nothing, nullptr);
-    dep_entry &e = d.find_or_insert(addr, *w_);
-    EXPECT_EQ(e.kind, access::none) << "address " << addr << " already mapped";
-    e.cur_one = t;
-    e.cur_n = 1;
-    e.kind = access::out;
+    uintptr_t &word = d.find_or_insert(addr, *w_);
+    EXPECT_EQ(word, 0u) << "address " << addr << " already mapped";
+    word = dep_word::of_lone(t, access::out);
     ++t->engine_data;
     d.log_insert(addr, t);
     t->refs.store(2, std::memory_order_relaxed);
@@ -63,18 +61,19 @@ TEST_F(DependenceMap, FindsWhatWasInsertedThroughGrowth) {
     ts.push_back(place(d, i * 4096)); // a stride that collides in low bits
   EXPECT_EQ(d.size(), n);
   for (uintptr_t i = 1; i <= n; ++i) {
-    dep_entry *e = d.find(i * 4096);
-    ASSERT_NE(e, nullptr) << i;
-    EXPECT_EQ(e->cur_one, ts[i - 1]);
-    EXPECT_EQ(e->cur_n, 1u);
+    uintptr_t word = d.find(i * 4096);
+    ASSERT_NE(word, 0u) << i;
+    EXPECT_TRUE(dep_word::lone(word));
+    EXPECT_EQ(dep_word::lone_task(word), ts[i - 1]);
+    EXPECT_EQ(dep_word::lone_kind(word), access::out);
   }
-  EXPECT_EQ(d.find(4096 * (n + 1)), nullptr);
-  EXPECT_EQ(d.find(4095), nullptr);
+  EXPECT_EQ(d.find(4096 * (n + 1)), 0u);
+  EXPECT_EQ(d.find(4095), 0u);
   for (task *t : ts)
     retire(t);
   d.clear(*w_);
   EXPECT_EQ(d.size(), 0u);
-  EXPECT_EQ(d.find(4096), nullptr);
+  EXPECT_EQ(d.find(4096), 0u);
 }
 
 // Random insertions and retirements: every entry with a live task stays
@@ -108,9 +107,9 @@ TEST_F(DependenceMap, CollectsRetiredEntriesAndKeepsLiveOnes) {
     }
     if (op % 97 == 0)
       for (auto &[addr, t] : live) {
-        dep_entry *e = d.find(addr);
-        ASSERT_NE(e, nullptr) << "live entry lost at op " << op;
-        ASSERT_EQ(e->cur_one, t);
+        uintptr_t word = d.find(addr);
+        ASSERT_NE(word, 0u) << "live entry lost at op " << op;
+        ASSERT_EQ(dep_word::first(word), t);
         ASSERT_EQ(t->engine_data, 2u); // the entry and its log record
       }
   }
@@ -149,10 +148,10 @@ TEST_F(DependenceMap, RecordFollowsTheEntryToItsLaterWriter) {
   // t2 writes a after t1, as sw_engine::apply's writer-after-writer path
   // does (t2 would follow t1; here t1 simply retires first).
   task *t2 = w_->alloc_task(nothing, nullptr);
-  dep_entry &e = d.find_or_insert(a, *w_);
-  ASSERT_EQ(e.cur_one, t1);
+  uintptr_t &word = d.find_or_insert(a, *w_);
+  ASSERT_EQ(dep_word::lone_task(word), t1);
   map_release(t1, *w_);
-  e.cur_one = t2;
+  word = dep_word::of_lone(t2, access::out);
   ++t2->engine_data;
   t2->refs.store(2, std::memory_order_relaxed);
   EXPECT_EQ(t1->engine_data, 1u) << "the record must keep t1";
@@ -167,14 +166,154 @@ TEST_F(DependenceMap, RecordFollowsTheEntryToItsLaterWriter) {
     }
   };
   churn();
-  dep_entry *found = d.find(a);
-  ASSERT_NE(found, nullptr) << "the entry went while t2 is live";
-  EXPECT_EQ(found->cur_one, t2);
+  uintptr_t found = d.find(a);
+  ASSERT_NE(found, 0u) << "the entry went while t2 is live";
+  EXPECT_EQ(dep_word::first(found), t2);
   EXPECT_EQ(t2->engine_data, 2u) << "the record should have moved to t2";
 
   retire(t2);
   churn();
-  EXPECT_EQ(d.find(a), nullptr) << "the entry stayed after t2 retired";
+  EXPECT_EQ(d.find(a), 0u) << "the entry stayed after t2 retired";
+  d.clear(*w_);
+  EXPECT_EQ(d.size(), 0u);
+}
+
+// Full slots (a stage of several readers, as sw_engine::apply makes it)
+// among lone ones: the entries keep their tasks through growth, the
+// backward shift of deletions around them and the free list's reuse; a full
+// entry is collected only once every member has retired; make_lone_if_one
+// turns one back into a lone word only when one task is left in its stage.
+TEST_F(DependenceMap, FullEntriesAmongLoneOnesCollectedWhenAllMembersRetire) {
+  std::mt19937_64 rng(777);
+  dep_domain d;
+  struct expect {
+    std::vector<task *> members; // unretired first member kept in the entry
+    std::vector<task *> live;
+  };
+  std::map<uintptr_t, expect> live;
+  uintptr_t next_addr = 64;
+  const int ops = static_cast<int>(20000 * test_scale()) + 6000;
+  for (int op = 0; op < ops; ++op) {
+    if (live.empty() || (live.size() < 700 && rng() % 3 != 0)) {
+      next_addr += rng() % 4 == 0 ? (rng() % 50000) * 8 : 8;
+      expect x;
+      if (rng() % 2) {
+        x.members.push_back(place(d, next_addr));
+      } else {
+        // A stage of 2..9 readers in a full entry, logged under the first.
+        uint32_t n = 2 + static_cast<uint32_t>(rng() % 8);
+        uintptr_t &word = d.find_or_insert(next_addr, *w_);
+        ASSERT_EQ(word, 0u);
+        dep_entry &e = d.make_full(next_addr, word);
+        ASSERT_FALSE(dep_word::lone(word));
+        e.kind = access::in;
+        e.cur_more =
+            static_cast<task **>(std::malloc((n - 1) * sizeof(task *)));
+        e.cur_more_cap = n - 1;
+        for (uint32_t k = 0; k < n; ++k) {
+          task *t = w_->alloc_task(nothing, nullptr);
+          t->refs.store(2, std::memory_order_relaxed);
+          ++t->engine_data;
+          if (k == 0)
+            e.cur_one = t;
+          else
+            e.cur_more[k - 1] = t;
+          x.members.push_back(t);
+        }
+        e.cur_n = n;
+        d.log_insert(next_addr, e.cur_one);
+        d.make_lone_if_one(word);
+        ASSERT_FALSE(dep_word::lone(word)) << "several readers made lone";
+      }
+      x.live = x.members;
+      live[next_addr] = std::move(x);
+    } else {
+      // Retire one member of a random entry; the entry goes once none is
+      // left (the map may still hold it until the log reaches it).
+      auto it = live.begin();
+      std::advance(it, static_cast<long>(rng() % live.size()));
+      auto &ml = it->second.live;
+      std::size_t k = rng() % ml.size();
+      retire(ml[k]);
+      ml.erase(ml.begin() + static_cast<long>(k));
+      if (ml.empty())
+        live.erase(it);
+    }
+    if (op % 89 == 0)
+      for (auto &[addr, x] : live) {
+        uintptr_t word = d.find(addr);
+        ASSERT_NE(word, 0u) << "entry with a live member lost at op " << op;
+        if (x.members.size() == 1) {
+          ASSERT_TRUE(dep_word::lone(word));
+          ASSERT_EQ(dep_word::lone_task(word), x.members[0]);
+        } else {
+          ASSERT_FALSE(dep_word::lone(word));
+          const dep_entry &e = *dep_word::full(word);
+          ASSERT_EQ(e.addr, addr);
+          ASSERT_EQ(e.cur_n, x.members.size());
+          for (uint32_t m = 0; m < e.cur_n; ++m)
+            ASSERT_EQ(e.cur(m), x.members[m]);
+        }
+      }
+  }
+  EXPECT_LE(d.size(), std::max(2 * live.size(), dep_domain::kLogHigh) + 70);
+  for (auto &[addr, x] : live)
+    for (task *t : x.live)
+      retire(t);
+  live.clear();
+  for (int i = 0; i < 1000 + ops; ++i) {
+    next_addr += 8;
+    retire(place(d, next_addr));
+  }
+  EXPECT_LE(d.size(), 70u);
+  d.clear(*w_);
+  EXPECT_EQ(d.size(), 0u);
+}
+
+// make_lone_if_one: a full entry left with one task in an in, out or inoutset
+// stage and nothing before it becomes a lone word again (its reader array
+// freed, the entry back on the free list); one with a stage before it, or a
+// mutexinoutset stage, stays full.
+TEST_F(DependenceMap, FullEntryBecomesLoneWhenOneTaskIsLeft) {
+  dep_domain d;
+  task *a = w_->alloc_task(nothing, nullptr);
+  task *b = w_->alloc_task(nothing, nullptr);
+  for (task *t : {a, b})
+    t->refs.store(2, std::memory_order_relaxed);
+  uintptr_t &word = d.find_or_insert(8, *w_);
+  dep_entry &e = d.make_full(8, word);
+  EXPECT_EQ(e.kind, access::none);
+  EXPECT_EQ(e.addr, 8u);
+  e.kind = access::in;
+  e.cur_one = a;
+  e.cur_n = 1;
+  e.prev_one = b;
+  e.prev_n = 1;
+  ++a->engine_data;
+  ++b->engine_data;
+  d.log_insert(8, a);
+  d.make_lone_if_one(word);
+  EXPECT_FALSE(dep_word::lone(word)) << "the stage before it was lost";
+  // The stage before it ends (apply's drop_prev when a writer comes).
+  dep_domain::drop_prev(e, *w_);
+  e.cur_more = static_cast<task **>(std::malloc(4 * sizeof(task *)));
+  e.cur_more_cap = 4;
+  d.make_lone_if_one(word);
+  ASSERT_TRUE(dep_word::lone(word));
+  EXPECT_EQ(dep_word::lone_task(word), a);
+  EXPECT_EQ(dep_word::lone_kind(word), access::in);
+  // A lone word made full again holds the same stage.
+  dep_entry &f = d.make_full(8, word);
+  EXPECT_EQ(f.cur_one, a);
+  EXPECT_EQ(f.cur_n, 1u);
+  EXPECT_EQ(f.kind, access::in);
+  EXPECT_EQ(f.cur_more, nullptr);
+  f.kind = access::mutexinoutset;
+  d.make_lone_if_one(word);
+  EXPECT_FALSE(dep_word::lone(word)) << "a mutexinoutset stage made lone";
+  f.kind = access::in;
+  retire(a);
+  retire(b);
   d.clear(*w_);
   EXPECT_EQ(d.size(), 0u);
 }

@@ -37,20 +37,43 @@ dep_domain::dep_domain() : log_(kLogSlack * 4), log_mask_(kLogSlack * 4 - 1) {
 
 dep_domain::~dep_domain() {
   std::free(keys_);
-  std::free(slots_);
+  free_entries();
 }
 
 void dep_domain::allocate(uint32_t capacity) {
-  std::size_t key_bytes = sizeof(uintptr_t) * capacity;
-  keys_ = static_cast<uintptr_t *>(std::aligned_alloc(64, key_bytes));
-  slots_ = static_cast<dep_entry *>(
-      std::aligned_alloc(64, sizeof(dep_entry) * capacity));
-  if (!keys_ || !slots_)
+  std::size_t bytes = sizeof(uintptr_t) * capacity;
+  keys_ = static_cast<uintptr_t *>(std::aligned_alloc(64, 2 * bytes));
+  if (!keys_)
     fatal("out of memory for a dependence map of %u entries", capacity);
-  std::memset(keys_, 0, key_bytes);
+  words_ = keys_ + capacity;
+  std::memset(keys_, 0, bytes);
   mask_ = capacity - 1;
   shift_ = 64 - __builtin_ctz(capacity);
   used_ = 0;
+}
+
+dep_entry *dep_domain::new_entry() {
+  void *mem = std::aligned_alloc(alignof(dep_entry), sizeof(dep_entry));
+  if (!mem)
+    fatal("out of memory for a dependence map entry");
+  return static_cast<dep_entry *>(mem);
+}
+
+void dep_domain::free_entries() {
+  while (dep_entry *e = free_entries_) {
+    free_entries_ = reinterpret_cast<dep_entry *>(e->cur_more);
+    std::free(e);
+  }
+}
+
+void dep_domain::release_slot(uintptr_t word, worker &w) {
+  if (dep_word::lone(word)) {
+    map_release(dep_word::lone_task(word), w);
+  } else {
+    dep_entry *e = dep_word::full(word);
+    drop(*e, w);
+    free_entry(e);
+  }
 }
 
 void dep_domain::drop_prev(dep_entry &e, worker &w) {
@@ -88,24 +111,28 @@ inline void dep_domain::collect_oldest(worker &w) {
                static_cast<unsigned long>(r.addr));
     if (k != r.addr)
       continue;
-    dep_entry &e = slots_[i];
-    WEFT_CHECK(e.addr == k, "dependence map: slot %u holds %#lx, key %#lx", i,
-               static_cast<unsigned long>(e.addr),
-               static_cast<unsigned long>(k));
-    if (e.cur_n == 1 && e.prev_n == 0 && !e.cur_more && !e.mx) {
-      // One task, the common case (a writer of fresh data): drop() of it.
-      if (e.cur_one != r.t && !retired(e.cur_one)) {
-        log_insert(r.addr, e.cur_one);
+    uintptr_t word = words_[i];
+    if (dep_word::lone(word)) {
+      // One task, the common case (a writer of fresh data).
+      task *t = dep_word::lone_task(word);
+      if (t != r.t && !retired(t)) {
+        log_insert(r.addr, t);
         map_release(r.t, w);
         return;
       }
-      map_release(e.cur_one, w);
-    } else if (entry_dead(e)) {
-      drop(e, w);
+      map_release(t, w);
     } else {
-      log_insert(r.addr, e.cur_one);
-      map_release(r.t, w);
-      return;
+      dep_entry *e = dep_word::full(word);
+      WEFT_CHECK(e->addr == k, "dependence map: slot %u holds %#lx, key %#lx",
+                 i, static_cast<unsigned long>(e->addr),
+                 static_cast<unsigned long>(k));
+      if (!entry_dead(*e)) {
+        log_insert(r.addr, e->cur_one);
+        map_release(r.t, w);
+        return;
+      }
+      drop(*e, w);
+      free_entry(e);
     }
     erase_slot(i);
     map_release(r.t, w);
@@ -142,14 +169,15 @@ void dep_domain::erase_slot(uint32_t i) {
   uint32_t j = i;
   for (;;) {
     j = (j + 1) & mask_;
-    if (keys_[j] == 0)
+    uintptr_t a = keys_[j];
+    if (a == 0)
       break;
-    uint32_t k = slot_of(keys_[j]);
+    uint32_t k = slot_of(a);
     bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
     if (stays)
       continue;
-    keys_[i] = keys_[j];
-    slots_[i] = slots_[j];
+    keys_[i] = a;
+    words_[i] = words_[j];
     i = j;
   }
   keys_[i] = 0;
@@ -158,7 +186,7 @@ void dep_domain::erase_slot(uint32_t i) {
 
 void dep_domain::grow() {
   uintptr_t *old_keys = keys_;
-  dep_entry *old = slots_;
+  const uintptr_t *old_words = words_;
   uint32_t old_cap = mask_ + 1;
   uint32_t live = used_;
   allocate(old_cap * 2);
@@ -169,11 +197,10 @@ void dep_domain::grow() {
     while (keys_[j])
       j = (j + 1) & mask_;
     keys_[j] = old_keys[i];
-    slots_[j] = old[i];
+    words_[j] = old_words[i];
   }
   used_ = live;
   std::free(old_keys);
-  std::free(old);
 }
 
 void dep_domain::grow_log() {
@@ -196,14 +223,14 @@ void dep_domain::clear(worker &w) {
   uint32_t cap = mask_ + 1;
   for (uint32_t i = 0; i < cap; ++i)
     if (keys_[i]) {
-      drop(slots_[i], w);
+      release_slot(words_[i], w);
       keys_[i] = 0;
     }
   used_ = 0;
   if (cap > kShrinkAbove) {
     std::free(keys_);
-    std::free(slots_);
     allocate(kMinCapacity);
+    free_entries();
   }
 }
 

@@ -1,10 +1,15 @@
 // The sw engine's per-parent dependence map: address -> the tasks that last
 // accessed it. Only the thread running the parent touches it (dependences
 // exist only among siblings), so it takes no locks. An open-addressing table
-// (linear probing, backward-shift deletion) whose keys sit in an array of
-// their own, beside the one-cache-line entries: a probe reads 8 bytes a slot,
-// so a table of a few thousand addresses stays in the first-level cache and
-// only the entry found is touched (a lookup that misses touches no entry).
+// (linear probing, backward-shift deletion) whose slots are an 8-byte key and
+// an 8-byte word, in two arrays (a probe reads only keys, so a lookup that
+// finds nothing touches no word): most addresses have a single task (a
+// writer of fresh data, a chain's last writer, a lone reader), and the word
+// then holds that task and its access class (a *lone* slot); any other state
+// (a stage of several tasks, the stage before it, a mutexinoutset stage's
+// lock) lives in a one-line dep_entry of its own that the word points to (a
+// *full* slot). An insertion and the backward shift of a deletion thus write
+// 16 bytes a slot, where a 64-byte entry beside each key took 72.
 // A FIFO log of inserted addresses goes with it: each insertion looks at up
 // to two of the oldest records and deletes their entries once every task in
 // them has retired (an entry with a live task is logged again under it). A
@@ -18,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <mutex>
 #include <vector>
 
@@ -54,8 +60,10 @@ struct mutex_set {
   mutex_group *g[1];
 };
 
-struct dep_entry {
-  uintptr_t addr;   // the key (a copy of the map's key array)
+// A full slot's state (see the file's comment): stages of several tasks, or a
+// mutexinoutset stage.
+struct alignas(64) dep_entry {
+  uintptr_t addr;   // the key (a copy of the slot's)
   task *cur_one;    // current stage: first member
   task **cur_more;  // current stage: members 1..cur_n-1
   task *prev_one;   // stage before (joiners depend on it): first member
@@ -69,7 +77,34 @@ struct dep_entry {
   task *cur(uint32_t i) const { return i == 0 ? cur_one : cur_more[i - 1]; }
   task *prev(uint32_t i) const { return i == 0 ? prev_one : prev_more[i - 1]; }
 };
-static_assert(sizeof(dep_entry) <= 64);
+static_assert(sizeof(dep_entry) == 64);
+
+// A slot's word: 0 while a new slot is being filled; a lone task | its access
+// class (in, out or inoutset: the low bits, which a task's alignment leaves
+// free), the entry's only stage, with no stage before it and no lock; or a
+// pointer to a dep_entry (low bits 0).
+namespace dep_word {
+inline constexpr uintptr_t kKindMask = 7;
+static_assert(alignof(task) > kKindMask && alignof(dep_entry) > kKindMask);
+static_assert(static_cast<uintptr_t>(access::in) <= kKindMask &&
+              static_cast<uintptr_t>(access::out) <= kKindMask &&
+              static_cast<uintptr_t>(access::inoutset) <= kKindMask);
+inline bool lone(uintptr_t w) { return w & kKindMask; }
+inline task *lone_task(uintptr_t w) {
+  return reinterpret_cast<task *>(w & ~kKindMask);
+}
+inline access lone_kind(uintptr_t w) {
+  return static_cast<access>(w & kKindMask);
+}
+inline uintptr_t of_lone(task *t, access a) {
+  return reinterpret_cast<uintptr_t>(t) | static_cast<uintptr_t>(a);
+}
+inline dep_entry *full(uintptr_t w) { return reinterpret_cast<dep_entry *>(w); }
+// The first task of the current stage (tests, and re-logging).
+inline task *first(uintptr_t w) {
+  return lone(w) ? lone_task(w) : full(w)->cur_one;
+}
+} // namespace dep_word
 
 // The map holds one reference on a task however many slots name it; the
 // number of slots is task::engine_data, written only by the parent's thread.
@@ -87,48 +122,47 @@ public:
   dep_domain(const dep_domain &) = delete;
   dep_domain &operator=(const dep_domain &) = delete;
 
-  dep_entry *find(uintptr_t addr) {
-    for (uint32_t i = slot_of(addr);; i = (i + 1) & mask_) {
-      uintptr_t k = keys_[i];
-      if (k == addr)
-        return &slots_[i];
-      if (k == 0)
-        return nullptr;
-    }
-  }
+  // The word of addr's slot (dep_word), 0 if absent.
+  uintptr_t find(uintptr_t addr) const { return finder(*this)(addr); }
 
   // A lookup for many addresses in a row (the map unchanged meanwhile): the
   // table's fields are read once.
   class finder {
   public:
     explicit finder(const dep_domain &d)
-        : keys_(d.keys_), slots_(d.slots_), mask_(d.mask_), shift_(d.shift_) {}
-    dep_entry *operator()(uintptr_t addr) const {
-      for (uint32_t i = slot_of(addr, shift_);; i = (i + 1) & mask_) {
+        : keys_(d.keys_), mask_(d.mask_), shift_(d.shift_) {}
+    uintptr_t operator()(uintptr_t addr) const {
+      std::size_t i = slot(addr);
+      return i ? keys_[mask_ + i] : 0; // words_ = keys_ + mask_ + 1
+    }
+    // addr's slot + 1, 0 if absent (the probe loop keeps only the index).
+    std::size_t slot(uintptr_t addr) const {
+      for (std::size_t i = slot_of(addr, shift_);; i = (i + 1) & mask_) {
         uintptr_t k = keys_[i];
         if (k == addr)
-          return &slots_[i];
+          return i + 1;
         if (k == 0)
-          return nullptr;
+          return 0;
       }
     }
 
   private:
     const uintptr_t *keys_;
-    dep_entry *slots_;
-    uint32_t mask_, shift_;
+    std::size_t mask_;
+    uint32_t shift_;
   };
 
-  // The entry for addr, created empty (kind none) if absent. May delete dead
-  // entries and grow: pointers to other entries are then invalid.
-  dep_entry &find_or_insert(uintptr_t addr, worker &w) {
+  // The word of addr's slot, created 0 if absent; the caller sets it (a
+  // lone word, or full() of it) before the map is used again. May delete
+  // dead entries and grow: references to other slots are then invalid.
+  uintptr_t &find_or_insert(uintptr_t addr, worker &w) {
     if (log_size() > kLogSlack && collect_due())
       collect(w);
     uint32_t i = slot_of(addr);
     for (;; i = (i + 1) & mask_) {
       uintptr_t k = keys_[i];
       if (k == addr)
-        return slots_[i];
+        return words_[i];
       if (k == 0)
         break;
     }
@@ -139,11 +173,45 @@ public:
         i = (i + 1) & mask_;
     }
     keys_[i] = addr;
-    dep_entry &e = slots_[i];
-    e = dep_entry{};
-    e.addr = addr;
+    words_[i] = 0;
     ++used_;
-    return e;
+    return words_[i];
+  }
+
+  // Makes the slot whose word is `word` (a reference from find_or_insert)
+  // full: a dep_entry holding what the word held (a lone task's stage, or
+  // nothing for a new slot), which stays at its address until the slot is
+  // deleted or made lone again.
+  dep_entry &make_full(uintptr_t addr, uintptr_t &word) {
+    if (word && !dep_word::lone(word))
+      return *dep_word::full(word);
+    dep_entry *e = free_entries_;
+    if (e)
+      free_entries_ = reinterpret_cast<dep_entry *>(e->cur_more);
+    else
+      e = new_entry();
+    *e = dep_entry{};
+    e->addr = addr;
+    if (word) {
+      e->cur_one = dep_word::lone_task(word);
+      e->cur_n = 1;
+      e->kind = dep_word::lone_kind(word);
+    }
+    word = reinterpret_cast<uintptr_t>(e);
+    return *e;
+  }
+
+  // Makes a full slot lone again when its entry holds what a lone word can
+  // (one task in one in, out or inoutset stage, no stage before it, no lock).
+  void make_lone_if_one(uintptr_t &word) {
+    dep_entry *e = dep_word::full(word);
+    if (e->cur_n != 1 || e->prev_n != 0 || e->mx ||
+        e->kind == access::mutexinoutset)
+      return;
+    if (e->cur_more)
+      std::free(e->cur_more);
+    word = dep_word::of_lone(e->cur_one, e->kind);
+    free_entry(e);
   }
 
   // Log that `t` now appears in the entry for addr (called once per entry
@@ -201,14 +269,25 @@ private:
   void erase_slot(uint32_t i);
   void grow();
   void grow_log();
-  void allocate(uint32_t capacity); // an empty table
+  void allocate(uint32_t capacity);             // an empty table
+  void release_slot(uintptr_t word, worker &w); // its references, its entry
+  dep_entry *new_entry();
+  void free_entry(dep_entry *e) { // to the free list (linked by cur_more)
+    e->cur_more = reinterpret_cast<task **>(free_entries_);
+    free_entries_ = e;
+  }
+  void free_entries(); // the free list's storage
 
-  uintptr_t *keys_ = nullptr; // 0: a free slot
+  // The slots: keys (0: a free slot) and, in an array of their own right
+  // after them (one allocation), words (dep_word), so that a probe reads 8
+  // bytes a slot and a lookup that finds nothing touches no word.
+  uintptr_t *keys_ = nullptr;
+  uintptr_t *words_ = nullptr; // keys_ + capacity
+  dep_entry *free_entries_ = nullptr;
 
   std::vector<log_record> log_; // ring buffer, power-of-two size
   std::size_t log_mask_;        // its size - 1
   std::size_t log_head_ = 0, log_tail_ = 0;
-  dep_entry *slots_ = nullptr;
   uint32_t mask_ = 0;
   uint32_t shift_ = 64;
   uint32_t used_ = 0;

@@ -227,22 +227,37 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
   linker l{t};
   for (int i = 0; i < ndeps; ++i) {
     auto addr = reinterpret_cast<uintptr_t>(deps[i].addr);
-    dep_entry &e = dom->find_or_insert(addr, w);
+    uintptr_t &word = dom->find_or_insert(addr, w);
     access acc = access_of(deps[i].mode);
-    if (e.kind != access::none || acc == access::mutexinoutset) {
-      bool fresh = e.kind == access::none; // (the stage's lock: in apply)
-      apply(w, e, acc, l, ndeps);
-      if (fresh)
-        dom->log_insert(addr, t);
-    } else {
-      // A new entry (the common case, fresh data): nothing to follow, and
-      // t is its one stage (what apply makes of an empty entry).
-      e.cur_one = t;
-      e.cur_n = 1;
-      e.kind = acc;
+    if (word == 0 && acc != access::mutexinoutset) {
+      // A new slot (the common case, fresh data): nothing to follow, and t
+      // is its one stage (what apply makes of an empty entry).
+      word = dep_word::of_lone(t, acc);
       ++t->engine_data;
       dom->log_insert(addr, t);
+      continue;
     }
+    if (acc == access::out && dep_word::lone(word)) {
+      // A writer after a lone task (a chain's shape): follow it and take its
+      // place (apply's new stage when the current one has one member and no
+      // stage before it).
+      task *pred = dep_word::lone_task(word);
+      if (pred == t) {
+        if (dep_word::lone_kind(word) == access::out)
+          continue; // the task names this address twice
+      } else {
+        link(w, l, pred);
+        map_release(pred, w);
+        word = dep_word::of_lone(t, access::out);
+        ++t->engine_data;
+        continue;
+      }
+    }
+    bool fresh = word == 0; // (a mutexinoutset stage's lock: in apply)
+    apply(w, dom->make_full(addr, word), acc, l, ndeps);
+    dom->make_lone_if_one(word);
+    if (fresh)
+      dom->log_insert(addr, t);
   }
   if (dom->size() > p.peak_entries)
     p.peak_entries = dom->size();
@@ -267,30 +282,44 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
 }
 
 namespace {
-// ready_now from the first of the addresses that is in the map on (e: its
-// entry).
-__attribute__((noinline)) bool ready_from(dep_domain &dom, dep_entry *e,
+// Whether a task accessing an address `acc` would follow an unfinished task
+// of its entry (see apply): the stage before the current concurrent stage it
+// would join, else the current stage (whose members follow the stage before
+// them).
+bool follows_live(const dep_entry &e, access acc) {
+  if (acc != access::out && acc == e.kind) {
+    for (uint32_t j = 0; j < e.prev_n; ++j)
+      if (!retired(e.prev(j)))
+        return true;
+  } else {
+    for (uint32_t j = 0; j < e.cur_n; ++j)
+      if (!retired(e.cur(j)))
+        return true;
+  }
+  return false;
+}
+
+// ready_now from the first of the addresses that is in the map on (word:
+// its slot's word).
+__attribute__((noinline)) bool ready_from(dep_domain &dom, uintptr_t word,
                                           const weft_dep *deps, int ndeps) {
   for (int i = 0; i < ndeps; ++i) {
     access acc = access_of(deps[i].mode);
     if (acc == access::mutexinoutset)
       return false; // would need the stage's lock
     if (i > 0)
-      e = dom.find(reinterpret_cast<uintptr_t>(deps[i].addr));
-    if (!e || e->cur_n == 0)
+      word = dom.find(reinterpret_cast<uintptr_t>(deps[i].addr));
+    if (!word)
       continue;
-    // The members a submitted task would follow (see apply): the stage
-    // before a concurrent stage it joins, else the current stage (whose
-    // members follow the stage before them).
-    if (acc != access::out && acc == e->kind) {
-      for (uint32_t j = 0; j < e->prev_n; ++j)
-        if (!retired(e->prev(j)))
-          return false;
-    } else {
-      for (uint32_t j = 0; j < e->cur_n; ++j)
-        if (!retired(e->cur(j)))
-          return false;
+    if (dep_word::lone(word)) {
+      // One stage of one task: a concurrent access of its class joins it.
+      if ((acc == access::out || acc != dep_word::lone_kind(word)) &&
+          !retired(dep_word::lone_task(word)))
+        return false;
+      continue;
     }
+    if (follows_live(*dep_word::full(word), acc))
+      return false;
   }
   return true;
 }
@@ -313,17 +342,18 @@ bool sw_engine::ready_now(worker &, task *parent, const weft_dep *deps,
   for (int i = 0; i < ndeps; ++i) {
     if (deps[i].mode == WEFT_MUTEXINOUTSET)
       return false;
-    dep_entry *e = find(reinterpret_cast<uintptr_t>(deps[i].addr));
-    if (!e)
+    uintptr_t word = find(reinterpret_cast<uintptr_t>(deps[i].addr));
+    if (!word)
       continue;
-    if (e->kind == access::out && e->cur_n == 1) {
+    if (dep_word::lone(word) && dep_word::lone_kind(word) == access::out) {
       // A lone writer (a chain's shape): whatever the access, it follows it.
-      if (!(e->cur_one->succ_state.load(std::memory_order_acquire) &
+      if (!(dep_word::lone_task(word)->succ_state.load(
+                std::memory_order_acquire) &
             kSuccClosed))
         return false;
       continue;
     }
-    return ready_from(*dom, e, deps + i, ndeps - i);
+    return ready_from(*dom, word, deps + i, ndeps - i);
   }
   return true;
 }
@@ -413,16 +443,22 @@ wait_result sw_engine::wait_deps(worker &w, task *parent, task *waiter,
   waiter->pending.store(kPendingBias, std::memory_order_relaxed);
   linker l{waiter};
   for (int i = 0; i < ndeps; ++i) {
-    dep_entry *e = dom->find(reinterpret_cast<uintptr_t>(deps[i].addr));
-    if (!e || e->cur_n == 0)
+    uintptr_t word = dom->find(reinterpret_cast<uintptr_t>(deps[i].addr));
+    if (!word)
       continue;
     access acc = access_of(deps[i].mode);
-    if (acc != access::out && acc == e->kind)
-      for (uint32_t j = 0; j < e->prev_n; ++j)
-        link(w, l, e->prev(j));
+    if (dep_word::lone(word)) {
+      if (acc == access::out || acc != dep_word::lone_kind(word))
+        link(w, l, dep_word::lone_task(word));
+      continue;
+    }
+    const dep_entry &e = *dep_word::full(word);
+    if (acc != access::out && acc == e.kind)
+      for (uint32_t j = 0; j < e.prev_n; ++j)
+        link(w, l, e.prev(j));
     else
-      for (uint32_t j = 0; j < e->cur_n; ++j)
-        link(w, l, e->cur(j));
+      for (uint32_t j = 0; j < e.cur_n; ++j)
+        link(w, l, e.cur(j));
   }
   if (l.npreds == 0)
     return wait_result::none;
