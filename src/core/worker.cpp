@@ -457,7 +457,12 @@ void worker::count_finished_child(task *p) {
     flush_finished_children();
     unflushed_parent_ = p;
   }
-  ++unflushed_;
+  // Kept back at most kFlushFinishedEvery at a time: the creator's throttle
+  // reads the parent's count (runtime::unfinished_children) to leave its
+  // throttled state below half the window, and a thief that never idles
+  // would otherwise hide every task it finished until its deque ran dry.
+  if (++unflushed_ >= kFlushFinishedEvery)
+    flush_finished_children();
 }
 
 void worker::flush_finished_children() {

@@ -253,9 +253,13 @@ private:
   bool in_retire_ = false;
   // Finished children of one parent not yet added to its counter: a worker
   // finishing many siblings in a row pays one atomic, not one per task
-  // (Phentos' private retirement counters). Flushed before the worker idles.
+  // (Phentos' private retirement counters). Flushed before the worker idles
+  // and every kFlushFinishedEvery children.
   task *unflushed_parent_ = nullptr;
   uint64_t unflushed_ = 0;
+  // The most finished children kept back before they are added (one atomic
+  // per this many; the throttle's window is 64 or 1024 per thread).
+  static constexpr uint64_t kFlushFinishedEvery = 32;
   // The parent that had too many unfinished children at its last check.
   task *throttled_ = nullptr;
   // Children this worker created that a full engine kept refusing, in

@@ -601,6 +601,77 @@ TEST(Throttle, ThrottledCreatorQueuesWorkForTheThieves) {
   EXPECT_GT(in_place, 0) << "the creator was not over the throttle";
 }
 
+// matmul's shape (bench/apps/matmul.c): chains of coarse tasks, made chain
+// after chain by one creator, three wide windows of them. Throttled, the
+// creator runs chains itself until half the window is unfinished, counting
+// the tasks the other workers finished: a worker that kept finding work
+// used to add its finished children to their parent only when it ran dry
+// (worker::count_finished_child), so the creator saw none of them and ran
+// chains until its deque was empty; the thieves then waited while it made
+// the next batch (matmul's second worker idled 2-35 ms per run at load
+// 2-14, docs/benchmarks.md, "matmul: the thief's finished tasks").
+struct ChainProbe {
+  std::atomic<long> finished{0}, creator_ran{0};
+  int creator = -1;
+};
+void chain_task(void *p) {
+  auto *c = static_cast<ChainProbe *>(p);
+  spin_us(5);
+  if (weft_thread_id() == c->creator)
+    c->creator_ran.fetch_add(1, std::memory_order_relaxed);
+  c->finished.fetch_add(1, std::memory_order_release);
+}
+
+TEST(Throttle, ThievesFinishedTasksReleaseTheCreatorAtHalfTheWindow) {
+  const long threads = weft_num_threads();
+  // Two threads: at four the 2-core machine's preemptions of the creator
+  // and its thieves move where the stretches end (312-536 of 1024 seen).
+  if (threads != 2 || std::strcmp(wt::engine_name(), "sw") != 0)
+    GTEST_SKIP() << "a creator, one thief and the sw engine's deque";
+  make_grain_coarse();
+  constexpr int kLen = 32;
+  const long chains = 3 * kWidePerThread * threads / kLen;
+  std::vector<int> cells(static_cast<size_t>(chains));
+  ChainProbe probe;
+  probe.creator = weft_thread_id();
+  // After each spawn in which the creator ran a chain or more (a throttled
+  // stretch, not a child run in place) that began above the narrow window
+  // (the wide window's stretches): its children still unfinished.
+  const long narrow = 64 * threads + 16;
+  std::vector<long> ends;
+  for (long c = 0; c < chains; ++c)
+    for (int k = 0; k < kLen; ++k) {
+      const long before = probe.creator_ran.load(std::memory_order_relaxed);
+      const long was =
+          c * kLen + k - probe.finished.load(std::memory_order_acquire);
+      const weft_dep d[] = {{&cells[static_cast<size_t>(c)], WEFT_INOUT}};
+      ASSERT_EQ(weft_spawn(&chain_task, &probe, d, 1), WEFT_OK)
+          << weft_last_error();
+      if (was > narrow &&
+          probe.creator_ran.load(std::memory_order_relaxed) - before >= kLen) {
+        ends.push_back(c * kLen + k + 1 -
+                       probe.finished.load(std::memory_order_acquire));
+      }
+    }
+  ASSERT_EQ(weft_taskwait(), WEFT_OK) << weft_last_error();
+  ASSERT_EQ(probe.finished.load(), chains * kLen);
+  // None: the creator kept the narrow window (its grain estimate under a
+  // heavy load) or the other workers kept up with it (a slow creator:
+  // ThreadSanitizer at 4 threads).
+  if (ends.empty())
+    GTEST_SKIP() << "the creator was never throttled past the narrow window";
+  // Half the wide window is kWidePerThread * threads / 2 = 1024 unfinished
+  // (the creator's count may lag by 31 per other worker); the median
+  // stretch ended at 505-1021 in runs with this count, at 52-223 (six runs)
+  // with the thief's count kept back until it ran dry.
+  std::sort(ends.begin(), ends.end());
+  const long median = ends[ends.size() / 2];
+  EXPECT_GE(median, kWidePerThread * threads * 3 / 16)
+      << "the median throttled stretch ran until " << median
+      << " children were unfinished (of " << ends.size()
+      << " stretches): the other workers' finished tasks did not count";
+}
+
 // ---- in-place tasks mixed with deferred ones -------------------------------
 // A random tree of tasks, the same for a seed, run by weft and by plain
 // recursion (the serial meaning): bursts of children put the creator over
@@ -956,6 +1027,83 @@ TEST(Throttle, FineAndCoarsePhasesMatchTheSerialMeaning) {
       EXPECT_EQ(got[static_cast<size_t>(c)], want[static_cast<size_t>(c)])
           << "seed " << s << ": cell " << c
           << "'s inout tasks ran out of order";
+  }
+}
+
+// Random trees of tasks, the same for a seed, against plain recursion: a
+// task makes up to 199, 39 or 7 children at depths 0, 1 and 2 (more than a
+// worker keeps back before adding them to their parent, or fewer), and either
+// waits for them (and then finds every one finished) or ends first, so that the
+// last finished child releases it. The tasks run and the sum of their ids match
+// the serial meaning.
+namespace flushcount {
+
+using inplace::mix;
+
+int fanout(uint64_t id, int depth) {
+  const uint64_t most[] = {200, 40, 8};
+  return depth >= 3 ? 0 : static_cast<int>(mix(id) % most[depth]);
+}
+bool waits(uint64_t id) { return mix(id ^ 0x5555) % 2 == 0; }
+uint64_t child_id(uint64_t id, int i) {
+  return mix(id * 131 + static_cast<uint64_t>(i) + 1);
+}
+
+void serial(uint64_t id, int depth, long &ran, uint64_t &sum) {
+  ++ran;
+  sum += id;
+  for (int i = 0, n = fanout(id, depth); i < n; ++i)
+    serial(child_id(id, i), depth + 1, ran, sum);
+}
+
+struct totals {
+  std::atomic<long> ran{0}, early{0};
+  std::atomic<uint64_t> sum{0};
+};
+
+void run(totals *s, uint64_t id, int depth) {
+  s->ran.fetch_add(1, std::memory_order_relaxed);
+  s->sum.fetch_add(id, std::memory_order_relaxed);
+  const int n = fanout(id, depth);
+  if (!waits(id)) {
+    for (int i = 0; i < n; ++i)
+      weft::spawn([s, c = child_id(id, i), depth] { run(s, c, depth + 1); });
+    return; // the children outlive this task
+  }
+  std::atomic<int> done{0};
+  for (int i = 0; i < n; ++i)
+    weft::spawn([s, c = child_id(id, i), depth, &done] {
+      run(s, c, depth + 1);
+      done.fetch_add(1, std::memory_order_release);
+    });
+  weft::taskwait();
+  if (done.load(std::memory_order_acquire) != n)
+    s->early.fetch_add(1, std::memory_order_relaxed);
+}
+
+} // namespace flushcount
+
+TEST(Throttle, ChildrenCountedInBatchesMatchTheSerialMeaning) {
+  // The counts are the workers' (worker::count_finished_child), the same
+  // under every engine: the hardware models add only time (minutes under
+  // ThreadSanitizer).
+  if (std::strcmp(wt::engine_name(), "sw") != 0)
+    GTEST_SKIP() << "the counts are checked under the sw engine";
+  const long seeds = wt::scaled(8, 2);
+  for (long s = 0; s < seeds; ++s) {
+    const uint64_t root = inplace::mix(0xc0de0000u + static_cast<uint64_t>(s));
+    long want_ran = 0;
+    uint64_t want_sum = 0;
+    flushcount::serial(root, 0, want_ran, want_sum);
+    flushcount::totals got;
+    weft::taskgroup([&got, root] {
+      weft::spawn([&got, root] { flushcount::run(&got, root, 0); });
+    });
+    EXPECT_EQ(got.ran.load(), want_ran) << "seed " << s;
+    EXPECT_EQ(got.sum.load(), want_sum) << "seed " << s;
+    EXPECT_EQ(got.early.load(), 0)
+        << "seed " << s << ": a taskwait returned before all its children "
+        << "had finished";
   }
 }
 
