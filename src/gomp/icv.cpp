@@ -383,11 +383,9 @@ void read_all() {
       g_icv.wait_policy = 0;
     else
       bad("OMP_WAIT_POLICY", v);
-    // Honoured by the idle workers: runtime::start takes it over
-    // WEFT_WAIT_POLICY (core/idle.hpp).
-    if (g_icv.wait_policy >= 0)
-      g_wait_policy_request =
-          g_icv.wait_policy ? wait_policy::active : wait_policy::passive;
+    // Honoured by the idle workers of an OpenMP program (start_runtime
+    // passes it to runtime::start over WEFT_WAIT_POLICY; core/idle.hpp).
+    g_icv.wait_policy_from_omp = g_icv.wait_policy >= 0;
   } else if (const char *w = env::get("WEFT_WAIT_POLICY")) {
     // weft's own variable, when OpenMP's is not set (runtime::start reads
     // it, and rejects a bad value): shown by OMP_DISPLAY_ENV.
