@@ -85,6 +85,28 @@ inline constexpr backoff_policy kPassiveWaitBackoff{0, 4, 1};
 // policy spins 3 x 10^10 times) before the usual yields and sleep.
 inline constexpr backoff_policy kActiveWaitBackoff{1 << 24, 8, 256};
 
+// Spin rounds of a backoff with this max_pause that pause at least pauses
+// times in all (base/backoff.hpp: round r pauses min(2^((r+1)/2),
+// max_pause)), at most kActiveWaitBackoff.spins: GOMP_SPINCOUNT's count
+// in rounds.
+constexpr int spin_rounds_for(int64_t pauses, int max_pause) {
+  int64_t sum = 0;
+  int r = 0;
+  for (; sum < pauses && r < kActiveWaitBackoff.spins; ++r) {
+    const int shift = (r + 1) / 2;
+    const int n =
+        shift < 30 && (1 << shift) < max_pause ? 1 << shift : max_pause;
+    if (n == max_pause) {
+      // The rest in whole rounds of max_pause.
+      const int64_t more = (pauses - sum + max_pause - 1) / max_pause;
+      const int64_t left = kActiveWaitBackoff.spins - r;
+      return r + static_cast<int>(more < left ? more : left);
+    }
+    sum += n;
+  }
+  return r;
+}
+
 template <class Done> void worker::wait_until(Done done) {
   backoff idle(g_wait_backoff);
   // Our own finished-children counts may be what done() waits for.

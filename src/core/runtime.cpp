@@ -27,9 +27,18 @@ std::size_t g_worker_stack_size = 0;
 throttle_window g_throttle_window = throttle_window::automatic;
 throttle_grain g_throttle_grain = throttle_grain::automatic;
 wait_policy g_wait_policy_request = wait_policy::standard;
+int64_t g_wait_pauses_request = -1;
 wait_policy g_wait_policy = wait_policy::standard;
 backoff_policy g_wait_backoff = kWaitBackoff;
 backoff_policy g_between_teams_backoff = kBetweenTeamsBackoff;
+
+// GOMP_SPINCOUNT's pauses in rounds: the ramp of 509 pauses in 15 rounds,
+// then 256 a round; the default policy's 63 rounds are 12,797 pauses.
+static_assert(spin_rounds_for(0, 256) == 0 && spin_rounds_for(1, 256) == 1);
+static_assert(spin_rounds_for(509, 256) == 15 &&
+              spin_rounds_for(510, 256) == 16);
+static_assert(spin_rounds_for(12797, 256) == kWaitBackoff.spins);
+static_assert(spin_rounds_for(INT64_MAX, 256) == kActiveWaitBackoff.spins);
 
 namespace {
 std::mutex g_start_lock;
@@ -97,12 +106,18 @@ int runtime::start(int nthreads, const char *call) {
     case wait_policy::active:
       g_wait_backoff = kActiveWaitBackoff;
       g_between_teams_backoff = {kActiveWaitBackoff.spins,
-                                 kBetweenTeamsBackoff.yields};
+                                 kBetweenTeamsBackoff.yields,
+                                 kActiveWaitBackoff.max_pause};
       break;
     case wait_policy::passive:
       g_wait_backoff = kPassiveWaitBackoff;
       g_between_teams_backoff = kPassiveWaitBackoff;
       break;
+    }
+    if (g_wait_pauses_request >= 0) {
+      const int spins = spin_rounds_for(g_wait_pauses_request, 256);
+      g_wait_backoff = {spins, g_wait_backoff.yields, 256};
+      g_between_teams_backoff = {spins, g_between_teams_backoff.yields, 256};
     }
   }
   const char *e = env::get("WEFT_ENGINE");

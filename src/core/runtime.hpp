@@ -217,6 +217,9 @@ extern throttle_grain g_throttle_grain;
 enum class wait_policy { standard, active, passive };
 // A front end's request (standard: none; WEFT_WAIT_POLICY decides).
 extern wait_policy g_wait_policy_request;
+// A front end's spin count (GOMP_SPINCOUNT: pauses before the yields; -1
+// none): replaces the policy's spin phase, as in libgomp.
+extern int64_t g_wait_pauses_request;
 // Chosen once by runtime::start: the backoff of worker::wait_until and the
 // one between teams (worker::thread_main).
 extern wait_policy g_wait_policy;

@@ -49,6 +49,7 @@ void start_runtime() {
     if (icv_global().wait_policy_from_omp)
       g_wait_policy_request =
           icv_global().wait_policy ? wait_policy::active : wait_policy::passive;
+    g_wait_pauses_request = icv_global().spin_count;
     // The OpenMP front end makes its own teams: the runtime starts with the
     // initial thread alone.
     if (runtime::start(1, "OpenMP") != WEFT_OK)

@@ -1,6 +1,8 @@
 /* OMP_WAIT_POLICY (or WEFT_WAIT_POLICY when it is unset) honoured by weft's
    idle workers: run under weft with the policy expected as argv[1]
-   ("active" or "passive"). OMP_DISPLAY_ENV's block shows it, and, in a team
+   ("active" or "passive") and, as argv[2], the policy OMP_DISPLAY_ENV
+   shows when it is not that one (GOMP_SPINCOUNT overrides the policy's
+   spinning, not its name). OMP_DISPLAY_ENV's block shows it, and, in a team
    of two or more, the members waiting at the region's end barrier while
    thread 0 works alone
      active:  do not sleep within 50 ms (weft's sleep counter stays put: an
@@ -35,11 +37,13 @@ static unsigned long long sleeps(stats_fn get) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2 || (strcmp(argv[1], "active") && strcmp(argv[1], "passive"))) {
-    fprintf(stderr, "usage: %s active|passive\n", argv[0]);
+  if (argc < 2 || argc > 3 ||
+      (strcmp(argv[1], "active") && strcmp(argv[1], "passive"))) {
+    fprintf(stderr, "usage: %s active|passive [ACTIVE|PASSIVE]\n", argv[0]);
     return 2;
   }
   const int active = strcmp(argv[1], "active") == 0;
+  const char *shown = argc == 3 ? argv[2] : active ? "ACTIVE" : "PASSIVE";
 
   struct capture cap;
   if (capture_start(&cap))
@@ -48,8 +52,8 @@ int main(int argc, char **argv) {
   capture_stop(&cap);
   static char buf[1 << 16];
   capture_read(&cap, buf, sizeof buf);
-  const char *want =
-      active ? "OMP_WAIT_POLICY = 'ACTIVE'" : "OMP_WAIT_POLICY = 'PASSIVE'";
+  char want[64];
+  snprintf(want, sizeof want, "OMP_WAIT_POLICY = '%s'", shown);
   check(1, count_matches(buf, want), "OMP_DISPLAY_ENV shows %s", want);
 
   stats_fn get = (stats_fn)dlsym(RTLD_DEFAULT, "weft_stats_get");
