@@ -4,7 +4,8 @@
 //
 // Waiting for a condition (worker::wait_until): run any task found
 // (find_work), one per look at the condition; with nothing to run, back off
-// (base/backoff.hpp: kWaitBackoff spins, then yields), then hand back blocks
+// (base/backoff.hpp: g_wait_backoff, the wait policy's, spins, then
+// yields), then hand back blocks
 // held for other pools and sleep (sleep_unless).
 //
 // Sleeping without missing a wake-up (sleep_unless, a Dekker pair with the
@@ -71,11 +72,43 @@ template <class Cond> void worker::sleep_unless(Cond cond) {
 
 // A worker with nothing to run while it waits: spin briefly (cheap to
 // resume), yield (other threads may need this core when oversubscribed),
-// then sleep.
+// then sleep. (The default policy; runtime::start picks this or one of the
+// two below into g_wait_backoff.)
 inline constexpr backoff_policy kWaitBackoff{63, 8, 256};
+// Between teams (worker::thread_main): the next team usually follows at once.
+inline constexpr backoff_policy kBetweenTeamsBackoff{1999, 100};
+// WEFT_WAIT_POLICY=passive (OMP_WAIT_POLICY=passive): no spin phase; a few
+// yields (a task pushed just now is still found), then sleep.
+inline constexpr backoff_policy kPassiveWaitBackoff{0, 4, 1};
+// WEFT_WAIT_POLICY=active (OMP_WAIT_POLICY=active): spin 2^24 rounds of 256
+// pauses (about 4 x 10^9 pauses, tens of seconds of CPU; libgomp's active
+// policy spins 3 x 10^10 times) before the usual yields and sleep.
+inline constexpr backoff_policy kActiveWaitBackoff{1 << 24, 8, 256};
+
+// Spin rounds of a backoff with this max_pause that pause at least pauses
+// times in all (base/backoff.hpp: round r pauses min(2^((r+1)/2),
+// max_pause)), at most kActiveWaitBackoff.spins: GOMP_SPINCOUNT's count
+// in rounds.
+constexpr int spin_rounds_for(int64_t pauses, int max_pause) {
+  int64_t sum = 0;
+  int r = 0;
+  for (; sum < pauses && r < kActiveWaitBackoff.spins; ++r) {
+    const int shift = (r + 1) / 2;
+    const int n =
+        shift < 30 && (1 << shift) < max_pause ? 1 << shift : max_pause;
+    if (n == max_pause) {
+      // The rest in whole rounds of max_pause.
+      const int64_t more = (pauses - sum + max_pause - 1) / max_pause;
+      const int64_t left = kActiveWaitBackoff.spins - r;
+      return r + static_cast<int>(more < left ? more : left);
+    }
+    sum += n;
+  }
+  return r;
+}
 
 template <class Done> void worker::wait_until(Done done) {
-  backoff idle(kWaitBackoff);
+  backoff idle(g_wait_backoff);
   // Our own finished-children counts may be what done() waits for.
   flush_finished_children();
   while (!done()) {

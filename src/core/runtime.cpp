@@ -2,6 +2,7 @@
 
 #include "base/env.hpp"
 #include "base/error.hpp"
+#include "core/idle.hpp"
 #include "trace/record/recorder.hpp"
 
 #include <algorithm>
@@ -25,6 +26,19 @@ __attribute__((tls_model(
 std::size_t g_worker_stack_size = 0;
 throttle_window g_throttle_window = throttle_window::automatic;
 throttle_grain g_throttle_grain = throttle_grain::automatic;
+wait_policy g_wait_policy_request = wait_policy::standard;
+int64_t g_wait_pauses_request = -1;
+wait_policy g_wait_policy = wait_policy::standard;
+backoff_policy g_wait_backoff = kWaitBackoff;
+backoff_policy g_between_teams_backoff = kBetweenTeamsBackoff;
+
+// GOMP_SPINCOUNT's pauses in rounds: the ramp of 509 pauses in 15 rounds,
+// then 256 a round; the default policy's 63 rounds are 12,797 pauses.
+static_assert(spin_rounds_for(0, 256) == 0 && spin_rounds_for(1, 256) == 1);
+static_assert(spin_rounds_for(509, 256) == 15 &&
+              spin_rounds_for(510, 256) == 16);
+static_assert(spin_rounds_for(12797, 256) == kWaitBackoff.spins);
+static_assert(spin_rounds_for(INT64_MAX, 256) == kActiveWaitBackoff.spins);
 
 namespace {
 std::mutex g_start_lock;
@@ -74,6 +88,37 @@ int runtime::start(int nthreads, const char *call) {
     if (!r.choice("WEFT_THROTTLE_GRAIN", kGrains, 3, grain) && !r.ok())
       return set_error(WEFT_EINVAL, "%s", r.error().c_str());
     g_throttle_grain = static_cast<throttle_grain>(grain);
+    // WEFT_WAIT_POLICY is checked even when a front end's request
+    // (OMP_WAIT_POLICY) overrides it.
+    static const char *const kWaits[] = {"active", "passive"};
+    int wait = -1;
+    if (!r.choice("WEFT_WAIT_POLICY", kWaits, 2, wait) && !r.ok())
+      return set_error(WEFT_EINVAL, "%s", r.error().c_str());
+    g_wait_policy =
+        wait < 0 ? wait_policy::standard : static_cast<wait_policy>(wait + 1);
+    if (g_wait_policy_request != wait_policy::standard)
+      g_wait_policy = g_wait_policy_request;
+    switch (g_wait_policy) {
+    case wait_policy::standard:
+      g_wait_backoff = kWaitBackoff;
+      g_between_teams_backoff = kBetweenTeamsBackoff;
+      break;
+    case wait_policy::active:
+      g_wait_backoff = kActiveWaitBackoff;
+      g_between_teams_backoff = {kActiveWaitBackoff.spins,
+                                 kBetweenTeamsBackoff.yields,
+                                 kActiveWaitBackoff.max_pause};
+      break;
+    case wait_policy::passive:
+      g_wait_backoff = kPassiveWaitBackoff;
+      g_between_teams_backoff = kPassiveWaitBackoff;
+      break;
+    }
+    if (g_wait_pauses_request >= 0) {
+      const int spins = spin_rounds_for(g_wait_pauses_request, 256);
+      g_wait_backoff = {spins, g_wait_backoff.yields, 256};
+      g_between_teams_backoff = {spins, g_between_teams_backoff.yields, 256};
+    }
   }
   const char *e = env::get("WEFT_ENGINE");
   std::string name = e ? e : "sw";

@@ -211,6 +211,20 @@ extern std::size_t g_worker_stack_size;
 extern throttle_window g_throttle_window;
 // WEFT_THROTTLE_GRAIN (core/throttle.hpp, spawn.cpp).
 extern throttle_grain g_throttle_grain;
+// How long an idle worker spins and yields before it sleeps
+// (core/idle.hpp): WEFT_WAIT_POLICY, or OMP_WAIT_POLICY through the OpenMP
+// front end, which sets g_wait_policy_request before runtime::start.
+enum class wait_policy { standard, active, passive };
+// A front end's request (standard: none; WEFT_WAIT_POLICY decides).
+extern wait_policy g_wait_policy_request;
+// A front end's spin count (GOMP_SPINCOUNT: pauses before the yields; -1
+// none): replaces the policy's spin phase, as in libgomp.
+extern int64_t g_wait_pauses_request;
+// Chosen once by runtime::start: the backoff of worker::wait_until and the
+// one between teams (worker::thread_main).
+extern wait_policy g_wait_policy;
+extern backoff_policy g_wait_backoff;
+extern backoff_policy g_between_teams_backoff;
 
 } // namespace weft
 

@@ -68,16 +68,12 @@ void worker::assign(team *t, int i) {
     futex_wake(job_seq_, 1);
 }
 
-namespace {
-constexpr backoff_policy kBetweenRegionsBackoff{1999, 100};
-} // namespace
-
 void worker::thread_main() {
   uint32_t seen = 0;
   for (;;) {
     // Between regions: spin (the next region usually follows at once),
     // yield, then sleep until assign().
-    backoff idle(kBetweenRegionsBackoff);
+    backoff idle(g_between_teams_backoff);
     uint32_t now;
     while ((now = job_seq_.load(std::memory_order_acquire)) == seen) {
       if (!idle.pause()) {

@@ -51,7 +51,9 @@ struct global_icvs {
   bool cancellation = false;
   int max_task_priority = 0;
   std::size_t stacksize = 0;
-  int wait_policy = -1; // -1 unset, 0 passive, 1 active
+  int wait_policy = -1;              // -1 unset, 0 passive, 1 active
+  bool wait_policy_from_omp = false; // else from WEFT_WAIT_POLICY, or unset
+  int64_t spin_count = -1; // GOMP_SPINCOUNT (-1 unset; INT64_MAX infinite)
   int default_device = 0;
   std::string places;
   std::vector<std::vector<int>> place_list; // OMP_PLACES, expanded

@@ -341,6 +341,54 @@ void parse_places(const char *v) {
   g_icv.place_list = places;
 }
 
+// GOMP_SPINCOUNT, as libgomp reads it: a count with an optional k, M, G or
+// T (powers of 1000), or "infinite"/"infinity".
+void parse_spincount() {
+  const char *v = env::raw("GOMP_SPINCOUNT");
+  if (!v)
+    return;
+  std::string s = trim(v);
+  if (ieq(s, "infinite") || ieq(s, "infinity")) {
+    g_icv.spin_count = INT64_MAX;
+    return;
+  }
+  const char *p = s.c_str();
+  long x;
+  if (!parse_long(p, &x) || x < 0) {
+    bad("GOMP_SPINCOUNT", v);
+    return;
+  }
+  int64_t unit = 1;
+  switch (*p) {
+  case 'k':
+  case 'K':
+    unit = 1000;
+    ++p;
+    break;
+  case 'M':
+    unit = 1000000;
+    ++p;
+    break;
+  case 'G':
+    unit = 1000000000;
+    ++p;
+    break;
+  case 'T':
+    unit = 1000000000000;
+    ++p;
+    break;
+  default:
+    break;
+  }
+  while (std::isspace(static_cast<unsigned char>(*p)))
+    ++p;
+  if (*p) {
+    bad("GOMP_SPINCOUNT", v);
+    return;
+  }
+  g_icv.spin_count = x > INT64_MAX / unit ? INT64_MAX : x * unit;
+}
+
 void read_all() {
   cpu_set_t set;
   g_icv.num_procs = sched_getaffinity(0, sizeof set, &set) == 0
@@ -383,7 +431,18 @@ void read_all() {
       g_icv.wait_policy = 0;
     else
       bad("OMP_WAIT_POLICY", v);
+    // Honoured by the idle workers of an OpenMP program (start_runtime
+    // passes it to runtime::start over WEFT_WAIT_POLICY; core/idle.hpp).
+    g_icv.wait_policy_from_omp = g_icv.wait_policy >= 0;
+  } else if (const char *w = env::get("WEFT_WAIT_POLICY")) {
+    // weft's own variable, when OpenMP's is not set (runtime::start reads
+    // it, and rejects a bad value): shown by OMP_DISPLAY_ENV.
+    if (std::strcmp(w, "active") == 0)
+      g_icv.wait_policy = 1;
+    else if (std::strcmp(w, "passive") == 0)
+      g_icv.wait_policy = 0;
   }
+  parse_spincount();
   if (const char *v = env::raw("OMP_PLACES")) {
     g_icv.places = v;
     parse_places(v);
@@ -477,6 +536,9 @@ void display_env(bool verbose) {
   std::fprintf(f, "  OMP_DEFAULT_DEVICE = '%d'\n", g.default_device);
   std::fprintf(f, "  OMP_MAX_TASK_PRIORITY = '%d'\n", g.max_task_priority);
   if (verbose) {
+    if (g.spin_count >= 0)
+      std::fprintf(f, "  GOMP_SPINCOUNT = '%lld'\n",
+                   static_cast<long long>(g.spin_count));
     std::fprintf(f, "  WEFT_ENGINE = '%s'\n",
                  env::get("WEFT_ENGINE") ? env::get("WEFT_ENGINE") : "sw");
     std::fprintf(f, "  WEFT_WS_ENGINE = '%s'\n",

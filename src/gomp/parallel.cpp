@@ -46,6 +46,10 @@ void start_runtime() {
   std::lock_guard<std::mutex> lk(start_lock);
   if (!g_runtime.load(std::memory_order_acquire)) {
     g_worker_stack_size = icv_global().stacksize;
+    if (icv_global().wait_policy_from_omp)
+      g_wait_policy_request =
+          icv_global().wait_policy ? wait_policy::active : wait_policy::passive;
+    g_wait_pauses_request = icv_global().spin_count;
     // The OpenMP front end makes its own teams: the runtime starts with the
     // initial thread alone.
     if (runtime::start(1, "OpenMP") != WEFT_OK)
