@@ -285,33 +285,29 @@ void thread_log::settle_tail() {
 }
 
 void ended_general(thread_log &l, uint32_t id, uint64_t at) {
-  if ((l.tail & thread_log::tail_run) && l.c_id == id && at >= l.c_start &&
-      at - l.c_start <= UINT32_MAX) {
-    uint64_t body = at - l.c_start;
-    if ((l.tail & thread_log::tail_exec) && l.c_from == l.e_start + l.e_body &&
-        l.e_start - l.e_from <= kExec2Max &&
-        l.c_start - l.c_from <= kExec2Max && body <= kExec2Max) {
-      l.emit(record{
-          kind::task_exec2, static_cast<uint8_t>(overhead_kind::schedule),
-          l.thread, l.e_body, l.e_start, l.e_id | uint64_t(id) << 32,
-          exec2_arg(l.e_start - l.e_from, l.c_start - l.c_from, body)});
-      l.tail = 0;
-    } else {
-      if (l.tail & thread_log::tail_exec)
-        l.emit(record{kind::task_exec,
-                      static_cast<uint8_t>(overhead_kind::schedule), l.thread,
-                      l.e_body, l.e_start, l.e_id, l.e_from});
-      l.tail = thread_log::tail_exec;
-      l.e_id = id;
-      l.e_body = static_cast<uint32_t>(body);
-      l.e_from = l.c_from;
-      l.e_start = l.c_start;
-    }
+  if (!(l.tail & thread_log::tail_run) || l.c_id != id || at < l.c_start ||
+      at - l.c_start > UINT32_MAX) {
+    l.put(kind::task_end, 0, 0, at, id, 0);
+    return;
+  }
+  uint64_t body = at - l.c_start;
+  if ((l.tail & thread_log::tail_exec) && l.c_from == l.e_start + l.e_body &&
+      l.e_start - l.e_from <= kExec2Max && l.c_start - l.c_from <= kExec2Max &&
+      body <= kExec2Max) {
+    l.emit(record{kind::task_exec2,
+                  static_cast<uint8_t>(overhead_kind::schedule), l.thread,
+                  l.e_body, l.e_start, l.e_id | uint64_t(id) << 32,
+                  exec2_arg(l.e_start - l.e_from, l.c_start - l.c_from, body)});
+    l.tail = 0;
     l.done = true;
     l.done_id = id;
-  } else {
-    l.put(kind::task_end, 0, 0, at, id, 0);
+    return;
   }
+  if (l.tail & thread_log::tail_exec)
+    l.emit(record{kind::task_exec,
+                  static_cast<uint8_t>(overhead_kind::schedule), l.thread,
+                  l.e_body, l.e_start, l.e_id, l.e_from});
+  l.hold_exec(id, static_cast<uint32_t>(body));
 }
 void spawned_general(thread_log &l, uint32_t id, uint64_t from, uint64_t to) {
   uint64_t d = to > from ? to - from : 0;
