@@ -27,6 +27,8 @@ struct model_log {
   uint16_t thread = 0;
   uint64_t mark = 0, found = 0;
   std::size_t created_at = 0;
+  // The dependence lists the hooks were given, in order (m_put_deps).
+  std::vector<std::vector<weft_dep>> lists;
 
   void put(kind k, uint8_t sub, uint32_t count, uint64_t time, uint64_t task,
            uint64_t arg) {
@@ -83,24 +85,31 @@ void m_retired(model_log &l, uint32_t id, uint64_t at) {
                                     x->type == kind::task_end)))
     l.mark = at;
 }
+// The dependences after a record, built one at a time (not as
+// thread_log::emit_deps packs them, so that a packing error in the recorder
+// is not repeated here): a single one is a dep record; more fill deps records
+// in order, each dependence going into the last one while it holds fewer
+// than three (its address in the next of time, task, arg; its mode in the
+// next byte of count; sub counting them). The list itself goes into `lists`,
+// for the check against the decoded records (unpacked()).
 void m_put_deps(model_log &l, uint64_t id, uint64_t at, const weft_dep *deps,
                 int ndeps) {
+  l.lists.emplace_back(deps, deps + ndeps);
   if (ndeps == 1) {
     l.r.push_back(record{kind::dep, static_cast<uint8_t>(deps[0].mode),
                          l.thread, 0, at, id,
                          reinterpret_cast<uint64_t>(deps[0].addr)});
     return;
   }
-  for (int i = 0; i < ndeps; i += 3) {
-    int k = ndeps - i < 3 ? ndeps - i : 3;
-    uint64_t a[3] = {0, 0, 0};
-    uint32_t modes = 0;
-    for (int j = 0; j < k; ++j) {
-      a[j] = reinterpret_cast<uint64_t>(deps[i + j].addr);
-      modes |= uint32_t(static_cast<uint8_t>(deps[i + j].mode)) << (8 * j);
-    }
-    l.r.push_back(record{kind::deps, static_cast<uint8_t>(k), l.thread, modes,
-                         a[0], a[1], a[2]});
+  std::size_t first = l.r.size();
+  for (int i = 0; i < ndeps; ++i) {
+    if (l.r.size() == first || l.r.back().sub == 3)
+      l.r.push_back(record{kind::deps, 0, l.thread, 0, 0, 0, 0});
+    record &x = l.r.back();
+    uint64_t *slot[3] = {&x.time, &x.task, &x.arg};
+    *slot[x.sub] = reinterpret_cast<uint64_t>(deps[i].addr);
+    x.count += uint32_t(static_cast<uint8_t>(deps[i].mode)) << (8 * x.sub);
+    ++x.sub;
   }
 }
 void m_created(model_log &l, uint32_t id, uint32_t parent, const weft_dep *deps,
@@ -368,6 +377,57 @@ std::vector<record> decoded(const chunks &c, uint16_t t) {
   return all;
 }
 
+// The dependence lists in decoded records, read back by the format
+// (docs/trace-format.md): a task_spawn_dep's one inside it; after a
+// task_create, task_spawn or wait_begin of count n, one dep record when n is
+// 1, else deps records of sub (1-3) dependences each, addresses in time,
+// task, arg and modes in count's bytes from bit 0.
+std::vector<std::vector<weft_dep>> unpacked(const std::vector<record> &rs) {
+  auto dep = [](uint64_t addr, unsigned mode) {
+    return weft_dep{reinterpret_cast<void *>(addr),
+                    static_cast<weft_dep_mode>(mode)};
+  };
+  std::vector<std::vector<weft_dep>> out;
+  for (std::size_t i = 0; i < rs.size(); ++i) {
+    const record &r = rs[i];
+    if (r.type == kind::task_spawn_dep) {
+      out.push_back({dep(uint64_t(r.count) << 32 | r.task >> 32, r.sub >> 4)});
+      continue;
+    }
+    if (r.type != kind::task_create && r.type != kind::task_spawn &&
+        r.type != kind::wait_begin)
+      continue;
+    std::vector<weft_dep> l;
+    if (r.count == 1 && i + 1 < rs.size() && rs[i + 1].type == kind::dep) {
+      ++i;
+      l.push_back(dep(rs[i].arg, rs[i].sub));
+    }
+    while (l.size() < r.count && i + 1 < rs.size() &&
+           rs[i + 1].type == kind::deps) {
+      const record &d = rs[++i];
+      const uint64_t addr[3] = {d.time, d.task, d.arg};
+      for (unsigned j = 0; j < d.sub && j < 3; ++j)
+        l.push_back(dep(addr[j], (d.count >> (8 * j)) & 0xff));
+    }
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
+void expect_same_lists(const std::vector<std::vector<weft_dep>> &got,
+                       const std::vector<std::vector<weft_dep>> &want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    ASSERT_EQ(got[i].size(), want[i].size()) << "list " << i;
+    for (std::size_t j = 0; j < got[i].size(); ++j) {
+      EXPECT_EQ(got[i][j].addr, want[i][j].addr)
+          << "list " << i << " dep " << j;
+      EXPECT_EQ(got[i][j].mode, want[i][j].mode)
+          << "list " << i << " dep " << j;
+    }
+  }
+}
+
 void expect_same(const std::vector<record> &got,
                  const std::vector<record> &want) {
   for (std::size_t i = 0; i < got.size() && i < want.size(); ++i) {
@@ -407,7 +467,9 @@ TEST(DirectWriter, SameBytesAsTheModelInOneChunk) {
     ASSERT_EQ(c.got.size(), 1u);
     EXPECT_EQ(c.got[0].records, d.m.r.size()) << "seed " << seed;
     EXPECT_TRUE(c.got[0].bytes == model_bytes(d.m)) << "seed " << seed;
-    expect_same(decoded(c, 3), d.m.r);
+    std::vector<record> got = decoded(c, 3);
+    expect_same(got, d.m.r);
+    expect_same_lists(unpacked(got), d.m.lists);
     for (const record &r : d.m.r)
       ++seen[static_cast<std::size_t>(r.type)];
     thread_log::destroy(l);
@@ -429,7 +491,9 @@ TEST(DirectWriter, ChunksOfEverySizeDecodeToTheModel) {
     l->write_packed();
     ASSERT_FALSE(::testing::Test::HasFatalFailure()) << "extra " << extra;
     EXPECT_GT(c.got.size(), 1u);
-    expect_same(decoded(c, 1), d.m.r);
+    std::vector<record> got = decoded(c, 1);
+    expect_same(got, d.m.r);
+    expect_same_lists(unpacked(got), d.m.lists);
     if (::testing::Test::HasFailure())
       FAIL() << "chunk of " << least + extra << " bytes";
     thread_log::destroy(l);
@@ -454,7 +518,9 @@ void threads_each_own_log(int threads) {
   for (std::thread &t : ts)
     t.join();
   for (int t = 0; t < threads; ++t) {
-    expect_same(decoded(c, static_cast<uint16_t>(t)), models[t].r);
+    std::vector<record> got = decoded(c, static_cast<uint16_t>(t));
+    expect_same(got, models[t].r);
+    expect_same_lists(unpacked(got), models[t].lists);
     thread_log::destroy(logs[t]);
   }
 }

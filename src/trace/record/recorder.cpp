@@ -73,9 +73,10 @@ void stop_at_exit() {
   stop(false);
 }
 
-// The recorder's cost for one task run in place: its start (a fenced
-// read), its end (an unfenced one) and its task_inline record, the least
-// of a few rounds of kInPlaceProbes into a scratch log.
+// The recorder's cost for one task run in place: its start and its end
+// (two unfenced reads, as trace_point::inline_begin_traced and inline_end
+// take them) and its task_inline record, the least of a few rounds of
+// kInPlaceProbes into a scratch log.
 uint64_t measure_in_place_ticks() {
   constexpr int kInPlaceProbes = 256;
   thread_log *l = thread_log::make(0, std::size_t(1) << 16, nullptr, nullptr);
@@ -88,7 +89,7 @@ uint64_t measure_in_place_ticks() {
     l->cs = compact::state{};
     uint64_t t0 = ticks();
     for (int i = 0; i < kInPlaceProbes; ++i) {
-      uint32_t id = inline_begun(*l, 1, 0, ticks());
+      uint32_t id = inline_begun(*l, 1, 0, ticks_early());
       inline_ended(*l, id, ticks_early());
     }
     uint64_t t1 = ticks();
@@ -285,33 +286,29 @@ void thread_log::settle_tail() {
 }
 
 void ended_general(thread_log &l, uint32_t id, uint64_t at) {
-  if ((l.tail & thread_log::tail_run) && l.c_id == id && at >= l.c_start &&
-      at - l.c_start <= UINT32_MAX) {
-    uint64_t body = at - l.c_start;
-    if ((l.tail & thread_log::tail_exec) && l.c_from == l.e_start + l.e_body &&
-        l.e_start - l.e_from <= kExec2Max &&
-        l.c_start - l.c_from <= kExec2Max && body <= kExec2Max) {
-      l.emit(record{
-          kind::task_exec2, static_cast<uint8_t>(overhead_kind::schedule),
-          l.thread, l.e_body, l.e_start, l.e_id | uint64_t(id) << 32,
-          exec2_arg(l.e_start - l.e_from, l.c_start - l.c_from, body)});
-      l.tail = 0;
-    } else {
-      if (l.tail & thread_log::tail_exec)
-        l.emit(record{kind::task_exec,
-                      static_cast<uint8_t>(overhead_kind::schedule), l.thread,
-                      l.e_body, l.e_start, l.e_id, l.e_from});
-      l.tail = thread_log::tail_exec;
-      l.e_id = id;
-      l.e_body = static_cast<uint32_t>(body);
-      l.e_from = l.c_from;
-      l.e_start = l.c_start;
-    }
+  if (!(l.tail & thread_log::tail_run) || l.c_id != id || at < l.c_start ||
+      at - l.c_start > UINT32_MAX) {
+    l.put(kind::task_end, 0, 0, at, id, 0);
+    return;
+  }
+  uint64_t body = at - l.c_start;
+  if ((l.tail & thread_log::tail_exec) && l.c_from == l.e_start + l.e_body &&
+      l.e_start - l.e_from <= kExec2Max && l.c_start - l.c_from <= kExec2Max &&
+      body <= kExec2Max) {
+    l.emit(record{kind::task_exec2,
+                  static_cast<uint8_t>(overhead_kind::schedule), l.thread,
+                  l.e_body, l.e_start, l.e_id | uint64_t(id) << 32,
+                  exec2_arg(l.e_start - l.e_from, l.c_start - l.c_from, body)});
+    l.tail = 0;
     l.done = true;
     l.done_id = id;
-  } else {
-    l.put(kind::task_end, 0, 0, at, id, 0);
+    return;
   }
+  if (l.tail & thread_log::tail_exec)
+    l.emit(record{kind::task_exec,
+                  static_cast<uint8_t>(overhead_kind::schedule), l.thread,
+                  l.e_body, l.e_start, l.e_id, l.e_from});
+  l.hold_exec(id, static_cast<uint32_t>(body));
 }
 void spawned_general(thread_log &l, uint32_t id, uint64_t from, uint64_t to) {
   uint64_t d = to > from ? to - from : 0;

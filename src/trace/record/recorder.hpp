@@ -165,6 +165,18 @@ struct thread_log {
     done = k == kind::task_end;
     done_id = static_cast<uint32_t>(task);
   }
+  // Task id's run (the schedule segment c_from to c_start, then a body of
+  // `body` ticks) ended and is held as the tail's task_exec, which the next
+  // task's end may pair into a task_exec2; the task's end is the last record.
+  [[gnu::always_inline]] void hold_exec(uint32_t id, uint32_t body) {
+    tail = tail_exec;
+    e_id = id;
+    e_body = body;
+    e_from = c_from;
+    e_start = c_start;
+    done = true;
+    done_id = id;
+  }
   // Whether task id was created by this worker (in its current block).
   bool created_here(uint32_t id) const {
     return id - id_first < next_id - id_first;
@@ -261,13 +273,7 @@ inline void ended(thread_log &l, uint32_t id, uint64_t at) {
         return;
       }
     } else if (l.tail == thread_log::tail_run && body <= UINT32_MAX) {
-      l.tail = thread_log::tail_exec;
-      l.e_id = id;
-      l.e_body = static_cast<uint32_t>(body);
-      l.e_from = l.c_from;
-      l.e_start = l.c_start;
-      l.done = true;
-      l.done_id = id;
+      l.hold_exec(id, static_cast<uint32_t>(body));
       return;
     }
   }
