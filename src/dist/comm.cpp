@@ -578,15 +578,16 @@ struct comm::impl {
             closing = true; // no poller calls MPI from here on
           }
         } else if (t > deadline) {
-          die_unfinished(phase == draining ? "(before the second barrier)"
-                                           : "(after the second barrier)");
+          die_unfinished(phase == draining
+                             ? "its work not over (before the second barrier)"
+                             : "its work not over (after the second barrier)");
         }
       } else if (phase == all_quiet && t > deadline) {
-        c.die("places_mpi_finalize: still in its second barrier %.1f s after "
-              "every rank called it (WEFT_DIST_FINALIZE_TIMEOUT=%g s): this "
-              "rank is quiet, another rank's calls never ended",
-              std::chrono::duration<double>(t - all_came_at).count(),
-              finish_bound_s);
+        // It was quiet; it may serve a call that came since from a rank
+        // that is not (which the protocol allows): what is left, then.
+        std::lock_guard<std::mutex> lk(step_lock);
+        die_unfinished("still in the second barrier (this rank was quiet, "
+                       "another rank is not)");
       }
       if (closing) {
         on_barrier(barrier_arg);
@@ -639,9 +640,9 @@ struct comm::impl {
     finished = true;
   }
 
-  // Under step_lock, past finish's bound with this rank not quiet: ends
-  // it naming what is left (describe) and what is queued.
-  [[noreturn]] void die_unfinished(const char *when) {
+  // Under step_lock, past finish's bound: ends the rank naming where it
+  // waits (what), what is left of its work (describe) and what is queued.
+  [[noreturn]] void die_unfinished(const char *what) {
     char left[320] = "";
     if (describe)
       describe(barrier_arg, left, sizeof left);
@@ -650,11 +651,12 @@ struct comm::impl {
       std::lock_guard<std::mutex> lk(lock);
       ops = queue.size();
     }
-    c.die("places_mpi_finalize: its work not over %.1f s after every rank "
-          "called it (WEFT_DIST_FINALIZE_TIMEOUT=%g s) %s: %s, "
-          "operations queued for the progress thread: %zu",
+    c.die("places_mpi_finalize: %s %.1f s after every rank called it "
+          "(WEFT_DIST_FINALIZE_TIMEOUT=%g s): %s, operations queued for the "
+          "progress thread: %zu",
+          what,
           std::chrono::duration<double>(clock::now() - all_came_at).count(),
-          finish_bound_s, when, left, ops);
+          finish_bound_s, left, ops);
   }
 
   void watch() {
