@@ -30,7 +30,10 @@ namespace weft {
 /// Collective. Throws std::logic_error when places exist already.
 void places_mpi_init(std::size_t bytes_per_rank = 0);
 /// Collective: waits, serving calls from other ranks, until every rank has
-/// called it; then finalises MPI and unmaps the places.
+/// called it; then, until the calls this rank serves and its calls'
+/// replies (dropped futures') are over, at most WEFT_DIST_FINALIZE_TIMEOUT
+/// seconds (default 60; past it the rank exits, code 70, naming them);
+/// then finalises MPI and unmaps the places.
 void places_mpi_finalize();
 
 /// Collective: waits, serving calls from other ranks, until every rank has

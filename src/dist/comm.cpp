@@ -135,6 +135,11 @@ struct comm::impl {
   void (*on_barrier)(void *) = nullptr;
   void *barrier_arg = nullptr;
   bool (*quiet)(void *) = nullptr; // finish: this rank's own work is over
+  // finish: what this rank's own work still is (for the bound's message).
+  void (*describe)(void *, char *, std::size_t) = nullptr;
+  double finish_bound_s = 60; // finish: steps (2) and (3) at most this long
+  // The progress thread's: when step (1) ended, and the bound of (2)-(3).
+  clock::time_point all_came_at{}, deadline{};
   std::int64_t timeout_ms = 6000;
   std::mutex ready_lock;
   std::condition_variable ready_cv;
@@ -546,8 +551,16 @@ struct comm::impl {
         int flag = 0;
         check(MPI_Test(&barrier, &flag, MPI_STATUS_IGNORE),
               "MPI_Test of a final barrier");
-        if (flag)
+        if (flag) {
+          if (phase == all_came) {
+            all_came_at = clock::now();
+            // finish set finish_bound_s before finish_requested.
+            deadline = all_came_at +
+                       std::chrono::duration_cast<clock::duration>(
+                           std::chrono::duration<double>(finish_bound_s));
+          }
           phase = phase == all_came ? draining : settling;
+        }
       }
       if (phase == draining || phase == settling) {
         // Under step_lock: no handler runs (on_call counts a served call,
@@ -564,7 +577,17 @@ struct comm::impl {
           } else {
             closing = true; // no poller calls MPI from here on
           }
+        } else if (t > deadline) {
+          die_unfinished(phase == draining
+                             ? "its work not over (before the second barrier)"
+                             : "its work not over (after the second barrier)");
         }
+      } else if (phase == all_quiet && t > deadline) {
+        // It was quiet; it may serve a call that came since from a rank
+        // that is not (which the protocol allows): what is left, then.
+        std::lock_guard<std::mutex> lk(step_lock);
+        die_unfinished("still in the second barrier (this rank was quiet, "
+                       "another rank is not)");
       }
       if (closing) {
         on_barrier(barrier_arg);
@@ -617,6 +640,25 @@ struct comm::impl {
     finished = true;
   }
 
+  // Under step_lock, past finish's bound: ends the rank naming where it
+  // waits (what), what is left of its work (describe) and what is queued.
+  [[noreturn]] void die_unfinished(const char *what) {
+    char left[320] = "";
+    if (describe)
+      describe(barrier_arg, left, sizeof left);
+    std::size_t ops = 0;
+    {
+      std::lock_guard<std::mutex> lk(lock);
+      ops = queue.size();
+    }
+    c.die("places_mpi_finalize: %s %.1f s after every rank called it "
+          "(WEFT_DIST_FINALIZE_TIMEOUT=%g s): %s, operations queued for the "
+          "progress thread: %zu",
+          what,
+          std::chrono::duration<double>(clock::now() - all_came_at).count(),
+          finish_bound_s, left, ops);
+  }
+
   void watch() {
     while (!stopped.load(std::memory_order_acquire)) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -660,7 +702,7 @@ struct comm::impl {
 };
 
 void comm::die(const char *fmt, ...) {
-  char text[512];
+  char text[1024];
   va_list ap;
   va_start(ap, fmt);
   std::vsnprintf(text, sizeof text, fmt, ap);
@@ -859,11 +901,15 @@ void comm::put_then_send(int to, const put_part *parts, std::size_t n,
 }
 
 void comm::finish(void (*on_barrier)(void *), void *arg, void (*wait)(void *),
-                  bool (*quiet)(void *)) {
+                  bool (*quiet)(void *),
+                  void (*describe)(void *, char *, std::size_t),
+                  double bound_s) {
   impl &m = *impl_;
   m.on_barrier = on_barrier;
   m.barrier_arg = arg;
   m.quiet = quiet;
+  m.describe = describe;
+  m.finish_bound_s = bound_s;
   m.finish_requested.store(true, std::memory_order_seq_cst);
   m.nudge();
   wait(arg);

@@ -122,9 +122,15 @@ public:
   // lock (no handler runs meanwhile); it says whether this rank's own work
   // (served calls with their tails, its calls awaiting replies) is over.
   // wait(arg) runs on the caller meanwhile (it must return once on_barrier
-  // ran). Bounded by the watchdog (heartbeats go on until step 3 ends).
+  // ran). Step (1) lasts as long as the slowest rank's program (the watchdog
+  // ends it if a rank dies or its progress thread sticks; heartbeats go on
+  // until step 3 ends). Steps (2) and (3) are bounded: bound_s seconds after
+  // step (1) ended, a rank still in them ends (die, exit code 70) naming
+  // what it waits for: describe(arg, text, n) writes the unfinished work
+  // (called on the progress thread under the receiving lock, as quiet).
   void finish(void (*on_barrier)(void *), void *arg, void (*wait)(void *),
-              bool (*quiet)(void *));
+              bool (*quiet)(void *),
+              void (*describe)(void *, char *, std::size_t), double bound_s);
   // Whether poll() can receive (MPI_THREAD_MULTIPLE without
   // WEFT_DIST_FUNNELED).
   bool pollable() const;

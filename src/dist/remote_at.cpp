@@ -77,6 +77,7 @@ struct arrived : inbox_job {
 struct pending {
   void *ctx;
   detail::remote_done_fn done;
+  int target = -1; // the rank called (places_mpi_finalize's bound names it)
 };
 
 // The pending calls of this rank: the call with sequence number s owns slot
@@ -91,6 +92,8 @@ struct call_slot {
   // number (released after ctx and done are written).
   std::atomic<std::uint64_t> seq{kSlotFree};
   pending p{};
+  // p.target, readable by the finalize bound's report while p is written.
+  std::atomic<int> target{-1};
 };
 
 struct state {
@@ -130,6 +133,7 @@ struct state {
   // uncounted when start_arrived has done with everything, the graph's
   // release after the reply included. places_mpi_finalize waits for 0.
   std::atomic<std::uint64_t> serving{0};
+  double finalize_timeout_s = 60; // WEFT_DIST_FINALIZE_TIMEOUT
   dist_ops ops{};
 };
 state *g = nullptr;
@@ -569,12 +573,13 @@ void op_call(const char *call, int target, std::uint64_t handler,
   const bool in_slot = slot.seq.compare_exchange_strong(
       free, kSlotFilling, std::memory_order_acquire, std::memory_order_relaxed);
   if (in_slot) {
-    slot.p = pending{ctx, done};
+    slot.p = pending{ctx, done, target};
+    slot.target.store(target, std::memory_order_relaxed);
     slot.seq.store(h.seq, std::memory_order_release);
   } else {
     g->calls_overflowed.fetch_add(1, std::memory_order_relaxed);
     std::lock_guard<std::mutex> lk(g->calls_lock);
-    g->calls.emplace(h.seq, pending{ctx, done});
+    g->calls.emplace(h.seq, pending{ctx, done, target});
   }
   try {
     send_with_graph(call, target, h, root, opt.map, captures, n);
@@ -661,6 +666,55 @@ bool quiet() {
   return g->calls.empty();
 }
 
+// As quiet, when places_mpi_finalize's bound has passed: what this rank's
+// own work still is, e.g. "served calls not over: 0 (...), its calls
+// awaiting a reply: 2 (from rank 1: 2)". (Which f a served call runs is
+// not kept: the closure's hash, which names no function, came with it.)
+void describe_unfinished(char *out, std::size_t n) {
+  const int world = g->c->world();
+  std::vector<std::uint64_t> from(std::size_t(world) + 1, 0); // [world]: ?
+  std::uint64_t waiting = 0;
+  for (std::uint64_t i = 0; i < kCallSlots; ++i) {
+    std::uint64_t seq = g->slots[i].seq.load(std::memory_order_acquire);
+    if (seq == kSlotFree)
+      continue;
+    int t = seq == kSlotFilling
+                ? -1
+                : g->slots[i].target.load(std::memory_order_relaxed);
+    ++from[t >= 0 && t < world ? std::size_t(t) : std::size_t(world)];
+    ++waiting;
+  }
+  {
+    std::lock_guard<std::mutex> lk(g->calls_lock);
+    for (const auto &c : g->calls) {
+      int t = c.second.target;
+      ++from[t >= 0 && t < world ? std::size_t(t) : std::size_t(world)];
+      ++waiting;
+    }
+  }
+  const auto serving = g->serving.load(std::memory_order_acquire);
+  int k = std::snprintf(out, n,
+                        "served calls not over: %llu (f still running, or "
+                        "its graph not yet released), its calls awaiting a "
+                        "reply: %llu",
+                        static_cast<unsigned long long>(serving),
+                        static_cast<unsigned long long>(waiting));
+  const char *sep = " (from ";
+  for (int r = 0; r <= world && k > 0 && std::size_t(k) < n; ++r) {
+    if (!from[std::size_t(r)])
+      continue;
+    if (r < world)
+      k += std::snprintf(out + k, n - std::size_t(k), "%srank %d: %llu", sep, r,
+                         static_cast<unsigned long long>(from[r]));
+    else
+      k += std::snprintf(out + k, n - std::size_t(k), "%sbeing made: %llu", sep,
+                         static_cast<unsigned long long>(from[r]));
+    sep = ", ";
+  }
+  if (waiting && k > 0 && std::size_t(k) < n)
+    std::snprintf(out + k, n - std::size_t(k), ")");
+}
+
 } // namespace
 
 void places_mpi_init(std::size_t bytes) {
@@ -682,6 +736,7 @@ void places_mpi_init(std::size_t bytes) {
   s->incoming = kArenaDisp + s->managed;
   s->slack = round64(bytes / 4);
   s->restart = env.ring_restart;
+  s->finalize_timeout_s = env.finalize_timeout_s;
   s->ring = (bytes - s->incoming - s->slack) & ~std::size_t(63);
   s->restart_past = std::min(s->ring / 2, kRestartPast);
   g = s.get();
@@ -727,7 +782,9 @@ void places_mpi_finalize() {
   // The order (docs/places.md, the comm layer): serve until every rank is
   // here; serve until this rank's own work is over (quiet: no call served
   // or in its tail, none of its calls awaiting a reply); a second barrier;
-  // quiet again; only then the window, the places and g are freed.
+  // quiet again; only then the window, the places and g are freed. The
+  // last three steps are bounded (WEFT_DIST_FINALIZE_TIMEOUT, 60 s): past
+  // it the rank ends naming what it still waits for (describe_unfinished).
   detail::async_state done;
   g->c->finish(
       [](void *a) {
@@ -737,7 +794,9 @@ void places_mpi_finalize() {
       [](void *a) {
         detail::async_wait(static_cast<detail::async_state *>(a));
       },
-      [](void *) { return quiet(); });
+      [](void *) { return quiet(); },
+      [](void *, char *text, std::size_t n) { describe_unfinished(text, n); },
+      g->finalize_timeout_s);
   detail::set_dist(nullptr);
   places_shutdown();
   delete g;

@@ -49,14 +49,17 @@ inline constexpr std::size_t kUnmarkWalkBytes = 8192;
 WEFT_API void unmark_graph(void *base, std::size_t bytes, std::size_t objects);
 // The environment of the places across ranks, read through weft's one
 // reader (base/env.hpp): WEFT_PLACE_BYTES (each rank's window: 0 when unset),
-// WEFT_DIST_FUNNELED (a flag), WEFT_DIST_TIMEOUT (seconds) and
-// WEFT_DIST_RING_RESTART (a flag: 0 measures without the ring restart). lookup:
+// WEFT_DIST_FUNNELED (a flag), WEFT_DIST_TIMEOUT (seconds),
+// WEFT_DIST_FINALIZE_TIMEOUT (seconds: places_mpi_finalize's bound on the
+// wait for quiet once every rank called it) and WEFT_DIST_RING_RESTART (a
+// flag: 0 measures without the ring restart). lookup:
 // the process environment when null (a table in a test). A bad value throws
 // std::invalid_argument "weft::places_mpi_init: NAME=VALUE: not ...".
 struct dist_env {
   std::size_t place_bytes = 0;
   bool funneled = false;
   double timeout_s = 6.0;
+  double finalize_timeout_s = 60.0;
   bool ring_restart = true; // WEFT_DIST_RING_RESTART (a flag)
 };
 inline constexpr std::size_t kMinDistPlaceBytes = std::size_t(1) << 20;

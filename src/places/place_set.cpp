@@ -157,6 +157,8 @@ dist_env read_dist_env(const char *(*lookup)(const char *)) {
             e.place_bytes, "a byte count per rank");
   r.flag("WEFT_DIST_FUNNELED", e.funneled);
   r.number("WEFT_DIST_TIMEOUT", 0.5, 3600, false, e.timeout_s, "seconds");
+  r.number("WEFT_DIST_FINALIZE_TIMEOUT", 0.5, 86400, false,
+           e.finalize_timeout_s, "seconds");
   r.flag("WEFT_DIST_RING_RESTART", e.ring_restart);
   if (!r.ok())
     throw std::invalid_argument("weft::places_mpi_init: " + r.error());

@@ -37,13 +37,16 @@ TEST(DistEnv, UnsetMeansDefaults) {
   EXPECT_EQ(e.place_bytes, 0u);
   EXPECT_FALSE(e.funneled);
   EXPECT_EQ(e.timeout_s, 6.0);
+  EXPECT_EQ(e.finalize_timeout_s, 60.0);
 }
 
 TEST(DistEnv, GoodValuesAreRead) {
   g_table = {{"WEFT_PLACE_BYTES", "0x1000000"},
              {"WEFT_DIST_FUNNELED", "yes"},
-             {"WEFT_DIST_TIMEOUT", "2.5"}};
+             {"WEFT_DIST_TIMEOUT", "2.5"},
+             {"WEFT_DIST_FINALIZE_TIMEOUT", "0.5"}};
   dist_env e = read_dist_env(table);
+  EXPECT_EQ(e.finalize_timeout_s, 0.5);
   EXPECT_EQ(e.place_bytes, std::size_t(16) << 20);
   EXPECT_TRUE(e.funneled);
   EXPECT_EQ(e.timeout_s, 2.5);
@@ -57,13 +60,15 @@ TEST(DistEnv, BadValuesNameTheCallTheVariableAndTheValue) {
   struct bad {
     const char *name, *value;
   };
-  for (bad b :
-       {bad{"WEFT_PLACE_BYTES", "64Mi"}, bad{"WEFT_PLACE_BYTES", "-1"},
-        bad{"WEFT_PLACE_BYTES", "1048575"},
-        bad{"WEFT_PLACE_BYTES", "1099511627777"},
-        bad{"WEFT_PLACE_BYTES", " 4194304"}, bad{"WEFT_DIST_FUNNELED", "2"},
-        bad{"WEFT_DIST_TIMEOUT", "0.4"}, bad{"WEFT_DIST_TIMEOUT", "6s"},
-        bad{"WEFT_DIST_TIMEOUT", "nan"}}) {
+  for (bad b : {bad{"WEFT_PLACE_BYTES", "64Mi"}, bad{"WEFT_PLACE_BYTES", "-1"},
+                bad{"WEFT_PLACE_BYTES", "1048575"},
+                bad{"WEFT_PLACE_BYTES", "1099511627777"},
+                bad{"WEFT_PLACE_BYTES", " 4194304"},
+                bad{"WEFT_DIST_FUNNELED", "2"}, bad{"WEFT_DIST_TIMEOUT", "0.4"},
+                bad{"WEFT_DIST_TIMEOUT", "6s"}, bad{"WEFT_DIST_TIMEOUT", "nan"},
+                bad{"WEFT_DIST_FINALIZE_TIMEOUT", "0.4"},
+                bad{"WEFT_DIST_FINALIZE_TIMEOUT", "86401"},
+                bad{"WEFT_DIST_FINALIZE_TIMEOUT", "2s"}}) {
     std::string e = error_of(b.name, b.value);
     std::string want = std::string(b.name) + "=" + b.value + ": not ";
     EXPECT_NE(e.find("weft::places_mpi_init: "), std::string::npos) << e;
