@@ -4,7 +4,9 @@
 // in-place run itself (worker::run_in_place), so that such a task costs one
 // call frame (weft_spawn's) instead of three (weft_spawn,
 // runtime::run_now_instead, worker::run_inline). docs/benchmarks.md, "The
-// 0-dependence cells at 1 thread".
+// 0-dependence cells at 1 thread". The OpenMP front end's GOMP_task
+// (gomp/task.cpp) runs its if(0), included and throttled tasks the same way
+// ("... under the GOMP ABI").
 #pragma once
 
 #include "core/runtime.hpp"
