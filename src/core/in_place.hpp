@@ -4,7 +4,9 @@
 // in-place run itself (worker::run_in_place), so that such a task costs one
 // call frame (weft_spawn's) instead of three (weft_spawn,
 // runtime::run_now_instead, worker::run_inline). docs/benchmarks.md, "The
-// 0-dependence cells at 1 thread".
+// 0-dependence cells at 1 thread". The OpenMP front end's GOMP_task
+// (gomp/task.cpp) runs its if(0), included and throttled tasks the same way
+// ("... under the GOMP ABI").
 #pragma once
 
 #include "core/runtime.hpp"
@@ -88,32 +90,24 @@ worker::run_in_place(weft_task_fn fn, void *arg, uint16_t flags) {
   t->flags = static_cast<uint16_t>(flags | TASK_INLINE);
   bool traced = trace_point::inline_begin(*this, *t, parent, flags);
   inline_depth_ = depth + 1;
-  void *prev_data = task_data_;
-  int64_t prev_mark = mark_;
-  task *prev_tied = tied_;
-  current_ = t;
-  task_data_ = nullptr;
-  mark_ = slot_->deque.next_index();
-  tied_ = t;
-  try {
-    fn(arg);
-  } catch (...) {
-    record_exception(t, std::current_exception());
+  {
+    task_frame frame(*this, t);
+    try {
+      fn(arg);
+    } catch (...) {
+      record_exception(t, std::current_exception());
+    }
+    if (__builtin_expect(task_data_ != nullptr, 0))
+      end_task_data();
+    // One test for all the body may have left: with no child created (or
+    // every one waited for), no other thread writes t->exc any more.
+    if (__builtin_expect((t->created | reinterpret_cast<uintptr_t>(t->domain) |
+                          reinterpret_cast<uintptr_t>(t->cur_group) |
+                          reinterpret_cast<uintptr_t>(
+                              t->exc.load(std::memory_order_relaxed))) != 0,
+                         0))
+      end_inline(*t);
   }
-  if (__builtin_expect(task_data_ != nullptr, 0))
-    end_task_data();
-  task_data_ = prev_data;
-  // One test for all the body may have left: with no child created (or
-  // every one waited for), no other thread writes t->exc any more.
-  if (__builtin_expect((t->created | reinterpret_cast<uintptr_t>(t->domain) |
-                        reinterpret_cast<uintptr_t>(t->cur_group) |
-                        reinterpret_cast<uintptr_t>(
-                            t->exc.load(std::memory_order_relaxed))) != 0,
-                       0))
-    end_inline(*t);
-  current_ = parent;
-  mark_ = prev_mark;
-  tied_ = prev_tied;
   inline_depth_ = depth;
   trace_point::inline_end(*this, *t, traced);
 }

@@ -246,17 +246,7 @@ void worker::end_task_data() {
 }
 
 __attribute__((always_inline)) inline void worker::run_body(task *t) {
-  task *prev = current_;
-  void *prev_data = task_data_;
-  int64_t prev_mark = mark_;
-  task *prev_tied = tied_;
-  current_ = t;
-  task_data_ = nullptr;
-  mark_ = slot_->deque.next_index();
-  // Untied or not, t stays on this thread once started (weft never moves a
-  // suspended task): while it waits, anything started above it must let it
-  // resume, so it constrains as a tied task does (tied_limit).
-  tied_ = t;
+  task_frame frame(*this, t);
   if (!(t->group && t->group->cancelled.load(std::memory_order_relaxed))) {
     try {
       if (t->flags & TASK_ARGS)
@@ -275,10 +265,6 @@ __attribute__((always_inline)) inline void worker::run_body(task *t) {
     rt_.drain_own_backlog(*this);
   if (__builtin_expect(task_data_ != nullptr, 0))
     end_task_data();
-  current_ = prev;
-  task_data_ = prev_data;
-  mark_ = prev_mark;
-  tied_ = prev_tied;
 }
 
 // The body is core/in_place.hpp's, which the native API inlines.
@@ -347,33 +333,22 @@ worker::run_inline_on_stack(weft_task_fn fn, void *arg, uint16_t flags) {
 }
 
 __attribute__((always_inline)) inline void worker::run_inline_task(task &t) {
-  task *parent = t.parent;
-  weft_task_fn fn = t.fn;
-  void *arg = t.arg;
-  void *prev_data = task_data_;
-  int64_t prev_mark = mark_;
-  task *prev_tied = tied_;
-  current_ = &t;
-  task_data_ = nullptr;
-  mark_ = slot_->deque.next_index();
-  tied_ = &t;
-  try {
-    fn(arg);
-  } catch (...) {
-    record_exception(&t, std::current_exception());
+  {
+    task_frame frame(*this, &t);
+    try {
+      t.fn(t.arg);
+    } catch (...) {
+      record_exception(&t, std::current_exception());
+    }
+    if (__builtin_expect(task_data_ != nullptr, 0))
+      end_task_data();
+    if (t.cur_group)
+      fatal("a task returned with an open taskgroup");
+    if (t.created != 0) // children point at this stack frame
+      wait_inline_children(t);
+    if (t.domain)
+      rt_.engine().task_end(*this, &t);
   }
-  if (__builtin_expect(task_data_ != nullptr, 0))
-    end_task_data();
-  task_data_ = prev_data;
-  if (t.cur_group)
-    fatal("a task returned with an open taskgroup");
-  if (t.created != 0) // children point at this stack frame
-    wait_inline_children(t);
-  if (t.domain)
-    rt_.engine().task_end(*this, &t);
-  current_ = parent;
-  mark_ = prev_mark;
-  tied_ = prev_tied;
   if (std::exception_ptr *e = t.exc.exchange(nullptr)) {
     record_exception(&t, *e);
     delete e;

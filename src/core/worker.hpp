@@ -220,6 +220,39 @@ private:
   void drain_engine();
   template <class Cond> void sleep_unless(Cond cond);
   void execute(task *t);
+  // The frame of a task run on this thread's stack (run_body, run_in_place,
+  // run_inline_task): t becomes the current task (for the front ends'
+  // omp_get_* and taskwait, the parent of what it creates), with no front-end
+  // data, its deque mark (what is pushed from now on descends from it) and
+  // itself as the innermost tied task (tied_limit: untied or not, weft never
+  // moves a started task); the destructor puts the enclosing task's four
+  // back. Inline: these are the stores every task pays.
+  class task_frame {
+  public:
+    __attribute__((always_inline)) task_frame(worker &w, task *t)
+        : w_(w), prev_(w.current_), prev_data_(w.task_data_),
+          prev_mark_(w.mark_), prev_tied_(w.tied_) {
+      w.current_ = t;
+      w.task_data_ = nullptr;
+      w.mark_ = w.slot_->deque.next_index();
+      w.tied_ = t;
+    }
+    __attribute__((always_inline)) ~task_frame() {
+      w_.current_ = prev_;
+      w_.task_data_ = prev_data_;
+      w_.mark_ = prev_mark_;
+      w_.tied_ = prev_tied_;
+    }
+    task_frame(const task_frame &) = delete;
+    task_frame &operator=(const task_frame &) = delete;
+
+  private:
+    worker &w_;
+    task *prev_;
+    void *prev_data_;
+    int64_t prev_mark_;
+    task *prev_tied_;
+  };
   void run_body(task *t);
   void run_inline_task(task &t);
   // run_inline beyond kInlineDepth nested levels: a descriptor on this stack.

@@ -5,6 +5,7 @@
 
 #include "base/backoff.hpp"
 #include "base/error.hpp"
+#include "core/in_place.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -339,11 +340,12 @@ using namespace weft::gomp;
 namespace {
 
 // Every kind of task but the plain included one (GOMP_task).
+// Its own context: GOMP_task keeps only the worker and the team in registers.
 __attribute__((noinline)) void
-task_general(context &c, void (*fn)(void *), void *data,
-             void (*cpyfn)(void *, void *), long arg_size, long arg_align,
-             bool if_clause, unsigned flags, void **depend, int priority,
-             void *detach) {
+task_general(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+             long arg_size, long arg_align, bool if_clause, unsigned flags,
+             void **depend, int priority, void *detach, bool throttle_asked) {
+  context c = ctx();
   worker &w = *c.w;
   task *cur = w.current();
   const bool final_parent = cur->flags & TASK_FINAL;
@@ -362,8 +364,9 @@ task_general(context &c, void (*fn)(void *), void *data,
   }
 
   // Too many unfinished children: run it now if nothing stops it (as
-  // libgomp does), with no descriptor to allocate.
-  if (!(flags & (kTaskDetach | kTaskPriority)) &&
+  // libgomp does), with no descriptor to allocate. (GOMP_task has asked
+  // already for a task with no dependences or copy function.)
+  if (!throttle_asked && !(flags & (kTaskDetach | kTaskPriority)) &&
       rt().run_now_instead(w, deps.data(), deps.size())) {
     run_here(w, fn, data, cpyfn, size, align, flags & kTaskFinal, true);
     return;
@@ -413,25 +416,43 @@ WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
                              long arg_align, bool if_clause, unsigned flags,
                              void **depend, int priority, void *detach) {
   context c = ctx();
-  task *cur = c.w->current();
+  worker &w = *c.w;
+  task *cur = w.current();
   if (__builtin_expect(creation_cancelled(c, cur), 0))
     return;
-  // An included or undeferred task with no dependences, copy function or
-  // detach: the deep recursions of final tasks come here, one level per
-  // frame, so this path keeps its frame small (10000 levels must fit a
-  // thread's 8 MB stack, tests/openmp/tasking/task_final_deep.c).
-  if ((!if_clause || (cur->flags & TASK_FINAL)) && !cpyfn &&
-      !(flags & (kTaskDetach | kTaskDepend))) {
-    uint16_t f =
-        (cur->flags & TASK_FINAL) || (flags & kTaskFinal) ? TASK_FINAL : 0;
-    if (__builtin_expect(c.w->task_data() != nullptr, 0))
-      run_included(*c.w, fn, data, f); // inherits the creator's ICVs
+  // A task with no dependences, copy function or detach that runs here and
+  // now: included (in a final task) or undeferred (if(0)), or one the
+  // throttle runs in place (not with a priority, which it may not overtake;
+  // runtime::in_place_now, inline). One decision and the body's call:
+  // worker::run_in_place is inline too, with the frame the task semantics
+  // need (the current task for omp_get_* and for taskwait and the parent of
+  // nested tasks, the tied rule's innermost task, the trace points). The
+  // deep recursions of final tasks come here, one level per frame, so this
+  // path keeps its frame small (10000 levels must fit a thread's 8 MB
+  // stack, tests/openmp/tasking/task_final_deep.c).
+  bool asked = false;
+  if (!cpyfn && !(flags & (kTaskDetach | kTaskDepend))) {
+    uint16_t f;
+    if (!if_clause || (cur->flags & TASK_FINAL)) {
+      f = (cur->flags & TASK_FINAL) || (flags & kTaskFinal) ? TASK_FINAL : 0;
+    } else if (!(flags & kTaskPriority)) {
+      asked = true;
+      if (!runtime::in_place_now(w, nullptr, 0))
+        goto deferred;
+      f = static_cast<uint16_t>(TASK_THROTTLED |
+                                (flags & kTaskFinal ? TASK_FINAL : 0));
+    } else {
+      goto deferred;
+    }
+    if (__builtin_expect(w.task_data() != nullptr, 0))
+      run_included(w, fn, data, f); // inherits the creator's ICVs
     else
-      c.w->run_inline(fn, data, f);
+      w.run_in_place(fn, data, f);
     return;
   }
-  task_general(c, fn, data, cpyfn, arg_size, arg_align, if_clause, flags,
-               depend, priority, detach);
+deferred:
+  task_general(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+               priority, detach, asked);
 }
 
 WEFT_GOMP_API void GOMP_taskwait(void) {
