@@ -444,8 +444,8 @@ void runtime::drain_own_backlog(worker &w) {
 // measured interval was fine is throttled again at its next spawn check
 // (spawn_as) without waiting for the window to fill, and its first
 // interval is measured from that check; after a release its parent is
-// probed again at the next probe point (worker::fine_parent_) unless no
-// interval since the check was fine.
+// probed again at the next probe point (worker::fine_parent_) until two
+// throttled stretches in a row have had no fine interval.
 // WEFT_THROTTLE_GRAIN forces the verdict, and the clock is not read.
 __attribute__((noinline)) bool runtime::still_throttled(worker &w,
                                                         task *parent) {
@@ -478,6 +478,7 @@ __attribute__((noinline)) bool runtime::still_throttled(worker &w,
       w.inline_fine_seen_ = true;
       w.inline_slow_ = 0;
       w.fine_parent_ = parent;
+      w.fine_parent_misses_ = 0;
       release = false;
     } else {
       if (w.inline_slow_ < 255)
@@ -493,8 +494,12 @@ __attribute__((noinline)) bool runtime::still_throttled(worker &w,
     return true;
   }
   w.inline_fine_ = false;
-  if (!w.inline_fine_seen_ && w.fine_parent_ == parent)
-    w.fine_parent_ = nullptr; // a probe or a throttle that found no fine one
+  // A probe or a throttle that found no fine interval, the second in a
+  // row (one may be a preemption of its first interval): the parent's
+  // tasks are no longer fine.
+  if (!w.inline_fine_seen_ && w.fine_parent_ == parent &&
+      ++w.fine_parent_misses_ >= 2)
+    w.fine_parent_ = nullptr;
   return over_throttle(w, parent, 1);
 }
 
