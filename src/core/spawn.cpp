@@ -57,6 +57,15 @@ inline constexpr uint64_t kHandOffTicks = 512;
 #else
 inline constexpr uint64_t kHandOffTicks = 200;
 #endif
+// What each dependence adds to a hand-off's cost to the creator (its
+// insertion in the dependence map, against a lookup in place: about 12 ns;
+// a throttled creator of 15-dependence tasks spends 3.7-5 ns per
+// dependence in place and 47 once they are handed off, docs/benchmarks.md).
+#if defined(__x86_64__)
+inline constexpr uint64_t kDepHandOffTicks = 32;
+#else
+inline constexpr uint64_t kDepHandOffTicks = 12;
+#endif
 
 uint64_t team_threads(worker &w) {
   return static_cast<uint64_t>(w.current_team()->size());
@@ -222,9 +231,12 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
     // task in place, so never learns that its tasks are too fine to hand
     // off: once in kInlineProbeEvery checks it runs them in place for an
     // interval as if they were (a coarse interval releases it again).
+    // A parent whose tasks this worker last measured too fine to hand off
+    // is probed whatever the team's recent cost (a release by a preemption
+    // or a slow phase is not the end of it).
     if (w.throttled_ != parent && !w.inline_fine_ &&
         ++w.inline_probes_ % kInlineProbeEvery == 0)
-      w.inline_fine_ = worth_probing(w);
+      w.inline_fine_ = worth_probing(w) || w.fine_parent_ == parent;
     w.throttled_ =
         w.inline_fine_ || throttle_recheck(w, parent, 0) ? parent : nullptr;
     // A throttled creator's first in-place interval is measured from here:
@@ -232,6 +244,8 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
     w.inline_ticks_ = w.throttled_ == parent ? grain_clock() : 0;
     w.inline_checks_ = 0;
     w.inline_misses_ = 0;
+    w.inline_slow_ = 0;
+    w.inline_fine_seen_ = false;
   }
   if (w.throttled_ == parent && t->priority <= 0 && feeds_thieves(w) &&
       engine_->ready_now(w, parent, deps, ndeps)) {
@@ -416,15 +430,22 @@ void runtime::drain_own_backlog(worker &w) {
 // between two of them, the clock read here once per kThrottleCheckEvery)
 // than a hand-off would cost it keep running in place whatever the
 // queue: a deferred task costs its creator a descriptor, the engine's
-// submission and a deque push, and the worker that takes it a steal, so
-// handing such tasks to an idle worker only slows the creator (2
-// threads, task-free 0: a fifth of the tasks stolen made them several
-// times slower, docs/benchmarks.md). Coarser ones go back to the
-// throttle's test, which releases the creator below half the window.
+// submission (more with each dependence: kDepHandOffTicks) and a deque
+// push, and the worker that takes it a steal, so handing such tasks to an
+// idle worker only slows the creator (2 threads, task-free 0: a fifth of
+// the tasks stolen made them several times slower, docs/benchmarks.md).
+// The runtime's own known costs of the in-place path (tracing's records)
+// are allowed for on top. Coarser ones go back to the throttle's test,
+// which releases the creator below half the window, once the slowness is
+// evidence (slow_interval_releases, throttle.hpp): two slow intervals in
+// a row, or one far too slow for a creator with no fine interval since
+// its spawn check; a single slow interval keeps it throttled.
 // The verdict is kept (worker::inline_fine_): a creator whose last
 // measured interval was fine is throttled again at its next spawn check
 // (spawn_as) without waiting for the window to fill, and its first
-// interval is measured from that check.
+// interval is measured from that check; after a release its parent is
+// probed again at the next probe point (worker::fine_parent_) until two
+// throttled stretches in a row have had no fine interval.
 // WEFT_THROTTLE_GRAIN forces the verdict, and the clock is not read.
 __attribute__((noinline)) bool runtime::still_throttled(worker &w,
                                                         task *parent) {
@@ -441,20 +462,44 @@ __attribute__((noinline)) bool runtime::still_throttled(worker &w,
   uint64_t now = grain_clock();
   uint64_t last = w.inline_ticks_;
   w.inline_ticks_ = now;
+  const uint64_t hand_off = kHandOffTicks + trace_point::in_place_allowance() +
+                            kDepHandOffTicks * w.inline_deps_;
   // An interval in which more than a quarter of the tasks could not run
   // in place (their predecessors unfinished) measured deferrals, not
   // in-place tasks (a chain's first task after a release waits for the
   // one deferred before it; sparselu's coarse tasks mostly wait).
-  if (last != 0)
-    w.inline_fine_ =
-        w.inline_misses_ * 4 <= tasks &&
-        too_fine_to_hand_off(last, now, tasks,
-                             kHandOffTicks + trace_point::in_place_allowance());
+  const bool deferrals = w.inline_misses_ * 4 > tasks;
   w.inline_misses_ = 0;
-  if (w.inline_fine_) {
-    worker_counters::bump(w.counters().kept_fine);
+  // No interval measured (no earlier recheck): the verdict stands.
+  bool release = last != 0 || !w.inline_fine_;
+  if (last != 0 && !deferrals) {
+    if (too_fine_to_hand_off(last, now, tasks, hand_off)) {
+      w.inline_fine_ = true;
+      w.inline_fine_seen_ = true;
+      w.inline_slow_ = 0;
+      w.fine_parent_ = parent;
+      w.fine_parent_misses_ = 0;
+      release = false;
+    } else {
+      if (w.inline_slow_ < 255)
+        ++w.inline_slow_;
+      release = slow_interval_releases(w.inline_fine_seen_, w.inline_slow_,
+                                       now >= last ? (now - last) / tasks : 0,
+                                       hand_off);
+    }
+  }
+  if (!release) {
+    if (w.inline_slow_ == 0)
+      worker_counters::bump(w.counters().kept_fine);
     return true;
   }
+  w.inline_fine_ = false;
+  // A probe or a throttle that found no fine interval, the second in a
+  // row (one may be a preemption of its first interval): the parent's
+  // tasks are no longer fine.
+  if (!w.inline_fine_seen_ && w.fine_parent_ == parent &&
+      ++w.fine_parent_misses_ >= 2)
+    w.fine_parent_ = nullptr;
   return over_throttle(w, parent, 1);
 }
 
@@ -471,6 +516,10 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
     return feeds_thieves(w) && in_place();
   // The grain is estimated at the spawns' checks only (they see every
   // task this worker finished, these included).
+  // The interval's dependences per task, by this one (read at the recheck
+  // only: nothing is added per task).
+  if (check)
+    w.inline_deps_ = static_cast<uint32_t>(ndeps);
   if (check && !still_throttled(w, parent)) {
     w.throttled_ = nullptr;
     w.inline_ticks_ = 0;

@@ -89,4 +89,23 @@ constexpr bool too_fine_to_hand_off(uint64_t last, uint64_t now, uint64_t tasks,
   return last != 0 && now >= last && now - last < hand_off * tasks;
 }
 
+// A slow in-place interval releases a throttled creator only when it is
+// evidence of coarse tasks, not of a moment: the second slow interval in a
+// row, or (for a creator with no fine verdict) one slower than
+// kDecisiveSlow hand-offs per task. One slow interval alone is what a
+// preemption, an interrupt, or the other worker draining the creator's
+// deque while the creator's first in-place tasks run (their lines
+// contended) also makes; releasing on it made about one runtime in ten at
+// 2 threads defer a hundred or all of a burst's fine tasks
+// (docs/benchmarks.md, "The defer mode"). Returns whether the interval
+// releases: `slow_in_row` counts this one, `ticks` and `allowance` are
+// per task.
+inline constexpr uint32_t kSlowInRow = 2;
+inline constexpr uint64_t kDecisiveSlow = 4;
+constexpr bool slow_interval_releases(bool fine_before, uint32_t slow_in_row,
+                                      uint64_t ticks, uint64_t allowance) {
+  return slow_in_row >= kSlowInRow ||
+         (!fine_before && ticks >= kDecisiveSlow * allowance);
+}
+
 } // namespace weft

@@ -333,6 +333,19 @@ private:
   uint64_t inline_ticks_ = 0;
   // Whether the last interval measured there was too fine to hand off.
   bool inline_fine_ = false;
+  // Slow intervals in a row since the last fine one (still_throttled's
+  // hysteresis), and whether an interval since the last spawn check was
+  // fine.
+  uint8_t inline_slow_ = 0;
+  bool inline_fine_seen_ = false;
+  // Dependences of the task at the in-place recheck, taken for each of
+  // the interval's (a hand-off's cost grows with them: still_throttled).
+  uint32_t inline_deps_ = 0;
+  // The parent whose tasks this worker last measured too fine to hand off
+  // in place: probed again after a release (spawn_as), until two throttled
+  // stretches in a row found no fine interval (fine_parent_misses_).
+  task *fine_parent_ = nullptr;
+  uint8_t fine_parent_misses_ = 0;
   uint32_t inline_probes_ = 0; // unthrottled checks (spawn.cpp's probe)
   // The grain clock and the team's finished tasks at the last probe point.
   uint64_t probe_ticks_ = 0;

@@ -106,5 +106,22 @@ TEST(ThrottleHandOff, OnlyAMeasuredFineIntervalKeepsTheCreator) {
   EXPECT_FALSE(too_fine_to_hand_off(5000, 4000, 16, 512)) << "clock went back";
 }
 
+// The hysteresis: one slow interval releases the creator only when it is
+// far too slow and no interval since the spawn check was fine; a second
+// slow one in a row always does.
+TEST(ThrottleHandOff, OneSlowIntervalIsNoEvidenceUnlessFarTooSlow) {
+  // A creator kept for fine tasks, then one slow interval (a preemption,
+  // the other worker draining the deque): kept, however slow.
+  EXPECT_FALSE(slow_interval_releases(true, 1, 600, 512));
+  EXPECT_FALSE(slow_interval_releases(true, 1, 1000000, 512));
+  // The second in a row releases it.
+  EXPECT_TRUE(slow_interval_releases(true, kSlowInRow, 600, 512));
+  // No fine interval yet: a marginal first interval keeps it, a coarse one
+  // (kDecisiveSlow hand-offs per task and more) releases it at once.
+  EXPECT_FALSE(slow_interval_releases(false, 1, 4 * 512 - 1, 512));
+  EXPECT_TRUE(slow_interval_releases(false, 1, kDecisiveSlow * 512, 512));
+  EXPECT_TRUE(slow_interval_releases(false, kSlowInRow, 513, 512));
+}
+
 } // namespace
 } // namespace weft
