@@ -140,6 +140,29 @@ void check_copy(const flat *f, int to, weft::copy_options opt,
   expect_array_copy(f->bytes, g->bytes, to, what);
   expect_array_copy(f->ints, g->ints, to, what);
   expect_clean_header(g.get());
+  // The copy's blocks belong to the graph (the in-graph bitmap covers its
+  // first and last granules): releasing one alone is refused.
+  auto refused = [&](auto &&release_one, const char *block) {
+    try {
+      release_one();
+      ADD_FAILURE() << what << ": releasing the copy's " << block;
+    } catch (const std::invalid_argument &e) {
+      EXPECT_NE(std::string(e.what()).find("lies in a graph copied"),
+                std::string::npos)
+          << what << ": " << e.what();
+    }
+  };
+  refused([&] { weft::release(g.get()); }, "root");
+  // The last block of the buffer: ints' store, else bytes', else xs'.
+  weft::array<std::int32_t> ints = g->ints;
+  weft::array<char> chars = g->bytes;
+  weft::array<double> doubles = g->xs;
+  if (ints.data)
+    refused([&] { weft::release(ints); }, "last store");
+  else if (chars.data)
+    refused([&] { weft::release(chars); }, "last store");
+  else if (doubles.data)
+    refused([&] { weft::release(doubles); }, "last store");
   EXPECT_EQ(before, contents(f)) << what << ": source changed";
   // The copy of the copy is the same graph again.
   auto g2 = weft::copy(weft::place{1 - to}, g.get(), opt);
