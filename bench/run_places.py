@@ -333,11 +333,13 @@ def run_dist(build, reps, quick, strategies=False, empty_only=False,
         n: r["mpi_put"][n]["median_us"] / r["at_array"][n]["median_us"]
         for n in arrays}
     # The copy's bandwidth (the paper's 5.3): what the bytes add to an at()
-    # over the empty one, against the bare put of the same bytes.
+    # over the empty one, against the bare put of the same bytes (null:
+    # the array's median was not above the empty call's in this run).
     empty = r["at_empty"]["0"]["median_us"]
     t["array_bytes_fraction_of_mpi_put_bandwidth"] = {
-        n: r["mpi_put"][n]["median_us"] /
-        max(r["at_array"][n]["median_us"] - empty, 1e-9)
+        n: (r["mpi_put"][n]["median_us"] /
+            (r["at_array"][n]["median_us"] - empty)
+            if r["at_array"][n]["median_us"] > empty else None)
         for n in arrays}
     # Like for like: raw MPI moving the bytes and telling the target, with
     # its answer (put + flush + ping-pong of the call's message).
