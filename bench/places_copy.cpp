@@ -342,12 +342,21 @@ void sizes(benchmark::internal::Benchmark *b, long hi) {
 void big(benchmark::internal::Benchmark *b) { sizes(b, 1 << 20); }
 void small(benchmark::internal::Benchmark *b) { sizes(b, 1 << 14); }
 void boost_list(benchmark::internal::Benchmark *b) { sizes(b, 1 << 12); }
+// Primitive arrays: 2048 too (16 KiB, issue 13's threshold "beyond 2048
+// elements", and the intermediate variant's direct-store threshold).
+void prim(benchmark::internal::Benchmark *b) {
+  for (long n = 1; n <= (1 << 20); n *= 4) {
+    b->Arg(n);
+    if (n == 1024)
+      b->Arg(2048);
+  }
+}
 
 BENCHMARK(BM_single_object_weft)->Apply(small);
 BENCHMARK(BM_single_object_memcpy)->Apply(small);
-BENCHMARK(BM_prim_array_weft)->Apply(big);
-BENCHMARK(BM_prim_array_weft_intermediate)->Apply(big);
-BENCHMARK(BM_prim_array_memcpy)->Apply(big);
+BENCHMARK(BM_prim_array_weft)->Apply(prim);
+BENCHMARK(BM_prim_array_weft_intermediate)->Apply(prim);
+BENCHMARK(BM_prim_array_memcpy)->Apply(prim);
 BENCHMARK(BM_list_weft_linear)->Apply(small);
 BENCHMARK(BM_list_weft_hash)->Apply(big);
 BENCHMARK(BM_list_weft_hash_intermediate)->Apply(big);

@@ -1,7 +1,10 @@
 // at() between two MPI ranks against raw MPI in the same run (issue 13's
 // targets): an at() with an empty closure against an MPI ping-pong of the
 // same size as the call's message, and a primitive array carried by at()
-// against one MPI_Put + MPI_Win_flush of its bytes. Repetitions interleave
+// against one MPI_Put + MPI_Win_flush of its bytes (mpi_put) and against
+// that put followed by a ping-pong of the call's message (mpi_put_notify:
+// the bytes moved, the target told, its answer received, as an at() does).
+// Repetitions interleave
 // the kinds in a shuffled order (the same on both ranks); each measurement
 // is the mean over enough iterations for ~10 ms. Prints JSON (per kind and
 // size: the median time per operation and its min-max over repetitions, and
@@ -18,14 +21,16 @@
 //
 //   mpirun -n 2 places_dist [--reps 7] [--quick] [--sizes 8192,65536]
 //       [--strategies] [--empty-only] [--min-iters N] [--idle SECONDS]
-//       [--calls N [--gap-us G]]
+//       [--calls N [--gap-us G] [--array D]]
 //
 // --calls N: only N empty at() from rank 0 to rank 1, each timed, G us
 // apart (0: back to back), no calibration: a fixed amount of work for
 // per-call counts (valgrind --tool=callgrind, perf stat, strace -c) and,
 // with a gap, the isolated call (the threads of both ranks have gone idle
 // meanwhile). Prints the median, min and max per call and the context
-// switches per call on each rank.
+// switches per call on each rank. With --array D each call carries a
+// primitive array of D doubles; the comm layer's counts per call (messages,
+// puts and their bytes, remote atomics) on each rank are printed too.
 #include "imsuite/strategy.hpp"
 
 #include <weft/dist.hpp>
@@ -126,6 +131,11 @@ int main(int argc, char **argv) {
   app.add_option("--calls", calls,
                  "only: N empty at() calls from rank 0, each timed")
       ->check(CLI::Range(1L, 100000000L));
+  std::size_t call_doubles = 0;
+  app.add_option("--array", call_doubles,
+                 "with --calls: each call carries a primitive array of this "
+                 "many doubles (0: the empty at())")
+      ->check(CLI::Range(std::size_t(0), std::size_t(1) << 24));
   double gap_us = 0;
   app.add_option("--gap-us", gap_us,
                  "with --calls: sleep this long before each call")
@@ -175,25 +185,50 @@ int main(int argc, char **argv) {
       return std::vector<double>{double(u.ru_nvcsw), double(u.ru_nivcsw)};
     };
     std::vector<double> per(std::size_t(calls), 0.0);
+    vec *carried = nullptr; // --array: the graph each call carries
+    if (call_doubles) {
+      carried = weft::make<vec>(weft::here());
+      carried->xs = weft::make_array<double>(weft::here(), call_doubles);
+      std::fill(carried->xs.begin(), carried->xs.end(), 2.5);
+    }
+    // The comm layer's counts per call on each rank (messages, puts, their
+    // bytes, remote atomics), from places_mpi_stats around the calls.
+    auto comm = [] {
+      weft::dist_stats d = weft::places_mpi_stats();
+      return std::vector<double>{double(d.calls_sent),
+                                 double(d.replies_sent),
+                                 double(d.control_sent),
+                                 double(d.heartbeats_sent),
+                                 double(d.puts),
+                                 double(d.put_bytes),
+                                 double(d.atomics),
+                                 double(d.calls_received),
+                                 double(d.replies_received)};
+    };
     weft::places_mpi_barrier();
-    std::vector<double> s0 = switches();
+    std::vector<double> s0 = switches(), c0 = comm();
     if (me == 0)
       for (long i = 0; i < calls; ++i) {
         if (gap_us > 0)
           std::this_thread::sleep_for(
               std::chrono::duration<double, std::micro>(gap_us));
         auto t0 = clock_type::now();
-        weft::at(weft::place{1}, static_cast<vec *>(nullptr), [](vec *) {});
+        weft::at(weft::place{1}, carried, [](vec *) {});
         per[std::size_t(i)] = seconds_since(t0) * 1e6;
       }
     // Rank 1 served the calls until rank 0 reached this barrier (its few
     // switches are spread over the calls).
-    weft::places_mpi_barrier();
-    std::vector<double> s1 = switches();
+    weft::places_mpi_barrier(); // an MPI_Barrier: no messages counted
+    std::vector<double> s1 = switches(), c1 = comm();
     double mine[2] = {(s1[0] - s0[0]) / double(calls),
                       (s1[1] - s0[1]) / double(calls)};
     double both[4] = {};
     MPI_Gather(mine, 2, MPI_DOUBLE, both, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    std::vector<double> cm(c0.size()), cb(2 * c0.size());
+    for (std::size_t i = 0; i < c0.size(); ++i)
+      cm[i] = (c1[i] - c0[i]) / double(calls);
+    MPI_Gather(cm.data(), int(cm.size()), MPI_DOUBLE, cb.data(), int(cm.size()),
+               MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (me == 0) {
       // The mean with the tail (what a timed loop of calls sees) and the
       // share of the time spent in calls over 10 us (preempted or woken).
@@ -209,11 +244,24 @@ int main(int argc, char **argv) {
                   "\"min_us\": %.3f, \"p90_us\": %.3f, \"p99_us\": %.3f, "
                   "\"max_us\": %.3f, "
                   "\"switches_per_call\": {\"caller\": [%.3f, %.3f], "
-                  "\"target\": [%.3f, %.3f]}}\n",
+                  "\"target\": [%.3f, %.3f]}, \"array_doubles\": %zu, "
+                  "\"per_call\": {",
                   calls, gap_us, sum / double(calls), slow / sum,
                   per[per.size() / 2], per.front(), per[per.size() * 9 / 10],
                   per[per.size() * 99 / 100], per.back(), both[0], both[1],
-                  both[2], both[3]);
+                  both[2], both[3], call_doubles);
+      const char *names[] = {
+          "calls_sent",      "replies_sent",   "control_sent",
+          "heartbeats_sent", "puts",           "put_bytes",
+          "atomics",         "calls_received", "replies_received"};
+      for (int r = 0; r < 2; ++r) {
+        std::printf("%s\"%s\": {", r ? ", " : "", r ? "target" : "caller");
+        for (std::size_t i = 0; i < cm.size(); ++i)
+          std::printf("%s\"%s\": %.3f", i ? ", " : "", names[i],
+                      cb[r * cm.size() + i]);
+        std::printf("}");
+      }
+      std::printf("}}\n");
     }
     weft::places_mpi_finalize();
     return 0;
@@ -258,6 +306,7 @@ int main(int argc, char **argv) {
       break;
     kinds.push_back({"at_array", n});
     kinds.push_back({"mpi_put", n});
+    kinds.push_back({"mpi_put_notify", n});
   }
   const char *const strategy_names[] = {"weft", "mp", "pegasus"};
   std::vector<std::size_t> list_lengths = {1, 64, 1024};
@@ -331,6 +380,21 @@ int main(int argc, char **argv) {
       lnode *head = lists[k.n];
       for (long i = 0; i < iters; ++i)
         imsuite::send(weft::place{1}, head, [](lnode *) {});
+    } else if (k.name == "mpi_put_notify") {
+      // Raw MPI doing what an at() with the array does at the least: the
+      // put, then a message that tells the target, and its answer.
+      for (long i = 0; i < iters; ++i) {
+        if (me == 0) {
+          MPI_Put(src.data(), int(k.n * sizeof(double)), MPI_BYTE, 1, 0,
+                  int(k.n * sizeof(double)), MPI_BYTE, raw_win);
+          MPI_Win_flush(1, raw_win);
+          MPI_Send(msg, kMsg, MPI_BYTE, 1, 2, raw);
+          MPI_Recv(msg, kMsg, MPI_BYTE, 1, 2, raw, MPI_STATUS_IGNORE);
+        } else {
+          MPI_Recv(msg, kMsg, MPI_BYTE, 0, 2, raw, MPI_STATUS_IGNORE);
+          MPI_Send(msg, kMsg, MPI_BYTE, 0, 2, raw);
+        }
+      }
     } else if (me == 0 && k.name == "mpi_put") {
       for (long i = 0; i < iters; ++i) {
         MPI_Put(src.data(), int(k.n * sizeof(double)), MPI_BYTE, 1, 0,

@@ -2,6 +2,7 @@
 
 #include "dist_seam.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -123,6 +124,11 @@ std::uint32_t register_type(const char *call, const char *name,
         {word_kind(k), kWordData, std::uint32_t(w), std::uint32_t(e - w), 0});
     w = e;
   }
+  rec->leaf = std::none_of(
+      rec->segments.begin(), rec->segments.end(), [](const segment &s) {
+        return s.kind == kWordPointer ||
+               (s.kind == kWordArray && s.elem == kWordPointer);
+      });
   std::lock_guard<std::mutex> lk(places::g_lock);
   std::size_t id = places::g_count.load(std::memory_order_relaxed);
   if (id >= places::kMaxTypes)

@@ -44,6 +44,10 @@ struct type_record {
   std::size_t words = 0;          // payload words
   std::vector<std::uint8_t> mask; // 2 bits per word, word 0 in bits 0-1
   std::vector<segment> segments;
+  // No pointer word and no array of pointers: the graph of such an object
+  // is the object and its data array stores (a primitive array's wrapper),
+  // copied without visited marks, copy map or transition state.
+  bool leaf = false;
 };
 
 // The record of id, or nullptr (ids are never reused).

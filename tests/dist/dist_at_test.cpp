@@ -21,6 +21,17 @@
 
 namespace {
 
+struct doubles { // a leaf type: its graph is the object and one data store
+  std::int64_t id;
+  weft::array<double> xs;
+};
+
+} // namespace
+
+WEFT_TYPE(doubles, &doubles::xs);
+
+namespace {
+
 using pt::fnode;
 using pt::leaf;
 
@@ -204,6 +215,44 @@ TEST_F(Dist, TwoMessagesPerAtAtAnyObjectCount) {
     EXPECT_EQ(b.puts - a.puts, 1u) << n;
     weft::release(root->ints);
     weft::release(root);
+  }
+  // A primitive array alone (a leaf graph: no copy map, no marks), around
+  // the 16 KiB direct-store threshold: the same two messages and one put
+  // of the measured graph.
+  for (std::size_t n : {1, 2047, 2048, 2049, 65536}) {
+    auto *v = weft::make<doubles>(weft::here());
+    v->id = std::int64_t(n);
+    v->xs = weft::make_array<double>(weft::here(), n);
+    for (std::size_t i = 0; i < n; ++i)
+      v->xs[i] = double(i) * 0.5 + 1;
+    weft::dist_stats a = weft::places_mpi_stats();
+    double sum = weft::at(weft::place{r}, v, [](doubles *c) {
+      double t = double(c->id);
+      for (double x : c->xs)
+        t += x;
+      return t;
+    });
+    weft::dist_stats b = weft::places_mpi_stats();
+    double expect = double(n);
+    for (std::size_t i = 0; i < n; ++i)
+      expect += double(i) * 0.5 + 1;
+    EXPECT_EQ(sum, expect) << n << " doubles";
+    EXPECT_EQ(b.calls_sent - a.calls_sent, 1u) << n;
+    EXPECT_EQ(b.replies_received - a.replies_received, 1u) << n;
+    EXPECT_EQ(b.control_sent - a.control_sent, 0u) << n;
+    EXPECT_EQ(b.puts - a.puts, 1u) << n;
+    EXPECT_LE(b.atomics - a.atomics, 1u) << n;
+    // The object, the store and its bytes, and below 64 bytes of filler
+    // that aligns a large store's data with its source's (graph_copy.cpp).
+    const std::size_t tight = weft::detail::kObjectHeaderBytes +
+                              sizeof(doubles) +
+                              weft::detail::kStoreHeaderBytes + 8 * n;
+    EXPECT_EQ(b.put_bytes - a.put_bytes, weft::measure(v).bytes) << n;
+    EXPECT_GE(weft::measure(v).bytes, tight) << n;
+    EXPECT_LT(weft::measure(v).bytes, tight + 64) << n;
+    EXPECT_EQ(v->xs[n - 1], double(n - 1) * 0.5 + 1) << "source changed";
+    weft::release(v->xs);
+    weft::release(v);
   }
 }
 
