@@ -4,7 +4,9 @@
 // when it is spawned, so the engine says it is ready and it runs in place),
 // traced, read back and built into the graph that `weft sim` replays. Every
 // task of the chain names its dependence, and every one after the first
-// depends on its predecessor (the serial meaning), in place or not.
+// depends on its predecessor (the serial meaning), in place or not. The
+// same through the OpenMP front end (weft run, omp_in_place_chain.c).
+#include "run_command.hpp"
 #include "trace/read/trace_graph.hpp"
 #include "trace/read/trace_reader.hpp"
 
@@ -86,6 +88,51 @@ trace::trace_data record(const char *engine, const std::string &path) {
   return trace::read(path);
 }
 
+// The chain in graph g: the children of an implicit task (the native
+// root, or the OpenMP single member) with a dependence, on addr, inout,
+// each after the first depending on exactly its predecessor and beginning
+// after it ended; `fill` children without dependences. Returns how many
+// chain tasks began at their creation (run in place).
+int check_chain(const trace::task_graph &g, uint64_t addr, int fill) {
+  std::vector<uint32_t> chain;
+  std::size_t fills = 0;
+  for (uint32_t k = 0; k < g.tasks.size(); ++k) {
+    const trace::task_node &n = g.tasks[k];
+    if (n.parent == trace::kNone || (n.flags & trace::flag_implicit) ||
+        !(g.tasks[n.parent].flags & trace::flag_implicit))
+      continue; // not an explicit child of an implicit task
+    if (n.ndeps == 0) {
+      ++fills;
+      continue;
+    }
+    EXPECT_EQ(n.ndeps, 1u) << "task " << n.id;
+    const trace::dependence &d = g.deps[n.first_dep];
+    EXPECT_EQ(d.address, addr) << "task " << n.id;
+    EXPECT_EQ(static_cast<int>(d.mode), WEFT_INOUT) << "task " << n.id;
+    chain.push_back(k);
+  }
+  EXPECT_EQ(fills, std::size_t(fill));
+  EXPECT_EQ(chain.size(), std::size_t(kChain))
+      << "tasks of the chain recorded without their dependence";
+  int at_creation = 0;
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    const trace::task_node &n = g.tasks[chain[i]];
+    at_creation += n.begin_ns == n.create_ns;
+    EXPECT_EQ(n.npreds, i == 0 ? 0u : 1u) << "chain task " << i;
+    if (i + 1 < chain.size()) {
+      const uint32_t *s = g.succs.data() + n.first_succ;
+      EXPECT_EQ(std::count(s, s + n.nsuccs, chain[i + 1]), 1)
+          << "chain task " << i + 1 << " does not depend on task " << i;
+    }
+    // Causality in the merged order: a task with dependences begins after
+    // its predecessor ended.
+    if (i > 0) {
+      EXPECT_GE(n.begin_ns, g.tasks[chain[i - 1]].end_ns) << "chain task " << i;
+    }
+  }
+  return at_creation;
+}
+
 // Under the sw engine (whose ready_now answers for a task with
 // dependences; nexus and picos defer such tasks here).
 TEST(in_place_deps, ChainKeepsItsEdges) {
@@ -108,42 +155,25 @@ TEST(in_place_deps, ChainKeepsItsEdges) {
     EXPECT_GE(n, 1) << "no task of API " << a << " ran in place";
   }
 
-  trace::task_graph g = trace::build_graph(t);
-  // The chain: the root's children with a dependence on g_y, in creation
-  // order (the graph's tasks are).
-  std::vector<uint32_t> chain;
-  std::size_t fills = 0;
-  for (uint32_t k = 0; k < g.tasks.size(); ++k) {
-    const trace::task_node &n = g.tasks[k];
-    if (n.parent == trace::kNone || !(g.tasks[n.parent].flags & 0x01))
-      continue; // not a child of the root
-    if (n.ndeps == 0) {
-      ++fills;
-      continue;
-    }
-    ASSERT_EQ(n.ndeps, 1u) << "task " << n.id;
-    const trace::dependence &d = g.deps[n.first_dep];
-    EXPECT_EQ(d.address, reinterpret_cast<uint64_t>(&g_y)) << "task " << n.id;
-    EXPECT_EQ(static_cast<int>(d.mode), WEFT_INOUT) << "task " << n.id;
-    chain.push_back(k);
-  }
-  EXPECT_EQ(fills, std::size_t(kFill));
-  ASSERT_EQ(chain.size(), std::size_t(kChain))
-      << "tasks of the chain recorded without their dependence";
-  for (std::size_t i = 0; i < chain.size(); ++i) {
-    const trace::task_node &n = g.tasks[chain[i]];
-    EXPECT_EQ(n.npreds, i == 0 ? 0u : 1u) << "chain task " << i;
-    if (i + 1 < chain.size()) {
-      const uint32_t *s = g.succs.data() + n.first_succ;
-      EXPECT_EQ(std::count(s, s + n.nsuccs, chain[i + 1]), 1)
-          << "chain task " << i + 1 << " does not depend on task " << i;
-    }
-    // Causality in the merged order: a task with dependences begins after
-    // its predecessor ended.
-    if (i > 0) {
-      EXPECT_GE(n.begin_ns, g.tasks[chain[i - 1]].end_ns) << "chain task " << i;
-    }
-  }
+  check_chain(trace::build_graph(t), reinterpret_cast<uint64_t>(&g_y), kFill);
+}
+
+// The OpenMP front end's throttled tasks (GOMP_task through
+// run_now_instead): the same chain, traced under `weft run` at 1 thread.
+TEST(in_place_deps, OpenMPChainKeepsItsEdges) {
+  std::string path = temp_path("omp");
+  trace_test::command_result r = trace_test::run_command(
+      "WEFT_THROTTLE_GRAIN=fine " + std::string(WEFT_CLI) + " run --trace " +
+      path + " --threads 1 -- " + OMP_IN_PLACE_CHAIN + " " +
+      std::to_string(kFill) + " " + std::to_string(kChain));
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::size_t at = r.output.find("y 0x");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  uint64_t addr = std::stoull(r.output.substr(at + 2), nullptr, 16);
+  trace::task_graph g = trace::build_graph(trace::read(path));
+  std::remove(path.c_str());
+  EXPECT_GE(check_chain(g, addr, kFill), kChain / 2)
+      << "too few chain tasks ran in place";
 }
 
 } // namespace
