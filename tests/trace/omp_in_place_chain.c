@@ -33,8 +33,7 @@ int main(int argc, char **argv) {
     }
   }
   if (bad != 0 || y != chain) {
-    fprintf(stderr, "omp_in_place_chain: y is %ld, %ld out of order\n", y,
-            bad);
+    fprintf(stderr, "omp_in_place_chain: y is %ld, %ld out of order\n", y, bad);
     return 1;
   }
   printf("y %p\n", (void *)&y);
