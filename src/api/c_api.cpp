@@ -231,8 +231,13 @@ int weft_spawn(weft_task_fn fn, void *arg, const weft_dep *deps, int ndeps) {
   // Too many unfinished children and nothing stops it: run it here, before
   // any descriptor is allocated (as the OpenMP front end does).
   // Inline, both: one call frame per task run in place (core/in_place.hpp).
+  // Traced, one with dependences (the throttle found them satisfied) gives
+  // them to the trace out of line: the inline path keeps its registers.
   if (runtime::in_place_now(*w, deps, ndeps)) {
-    w->run_in_place(fn, arg, TASK_THROTTLED);
+    if (__builtin_expect(trace_point::records_deps(ndeps), 0))
+      w->run_inline(fn, arg, TASK_THROTTLED, deps, ndeps);
+    else
+      w->run_in_place(fn, arg, TASK_THROTTLED);
     return WEFT_OK;
   }
   return submit(*w, w->alloc_task(fn, arg), deps, ndeps, 0);
@@ -265,7 +270,7 @@ int weft_spawn_copy(weft_task_fn fn, const void *arg, size_t arg_size,
     alignas(16) unsigned char copy[kInPlaceCopy];
     if (arg_size)
       std::memcpy(copy, arg, arg_size);
-    w->run_inline(fn, copy, TASK_THROTTLED);
+    w->run_inline(fn, copy, TASK_THROTTLED, deps, ndeps);
     return WEFT_OK;
   }
   task *t = w->alloc_task(fn, nullptr);
@@ -318,7 +323,7 @@ int weft_spawn_args(weft_args_fn fn, int nargs, void *const *args,
     if (nargs)
       std::memcpy(copy, args, sizeof(void *) * static_cast<std::size_t>(nargs));
     args_call c{fn, copy};
-    w->run_inline(call_args, &c, TASK_THROTTLED);
+    w->run_inline(call_args, &c, TASK_THROTTLED, deps, ndeps);
     return WEFT_OK;
   }
   task *t = w->alloc_task(

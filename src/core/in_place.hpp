@@ -71,10 +71,11 @@ runtime::in_place_now(worker &w, const weft_dep *deps, int ndeps) {
 // worker::run_inline's body (worker.cpp calls it there), inline where the
 // native API runs a throttled task in place.
 __attribute__((always_inline)) inline void
-worker::run_in_place(weft_task_fn fn, void *arg, uint16_t flags) {
+worker::run_in_place(weft_task_fn fn, void *arg, uint16_t flags,
+                     const weft_dep *deps, int ndeps) {
   const uint32_t depth = inline_depth_;
   if (__builtin_expect(depth >= kInlineDepth, 0)) {
-    run_inline_on_stack(fn, arg, flags);
+    run_inline_on_stack(fn, arg, flags, deps, ndeps);
     return;
   }
   task *t = inline_tasks_[depth];
@@ -88,7 +89,8 @@ worker::run_in_place(weft_task_fn fn, void *arg, uint16_t flags) {
   t->parent = parent;
   t->group = parent->cur_group ? parent->cur_group : parent->group;
   t->flags = static_cast<uint16_t>(flags | TASK_INLINE);
-  bool traced = trace_point::inline_begin(*this, *t, parent, flags);
+  bool traced =
+      trace_point::inline_begin(*this, *t, parent, flags, deps, ndeps);
   inline_depth_ = depth + 1;
   {
     task_frame frame(*this, t);

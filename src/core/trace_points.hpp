@@ -119,7 +119,8 @@ inline void scheduled(worker &w, task *t) {
 
 // ---- a task run in place (worker::run_inline) -----------------------------
 // t (on the caller's stack) is created and starts now (one task_inline
-// record, which its end completes when the body recorded nothing). Only what
+// record, which its end completes when the body recorded nothing; with
+// dependences, inline_begin_deps below). Only what
 // the program asked for is marked undeferred: a replay may run a throttled task
 // elsewhere. Its start is read early (no fence, half the cost): the record
 // names no dependence, so no reader orders it against another thread's
@@ -134,9 +135,34 @@ inline_begin_traced(worker &w, task &t, task *parent, uint16_t flags) {
                                    undeferred | flags_of(&t), at);
 }
 
-inline bool inline_begin(worker &w, task &t, task *parent, uint16_t flags) {
+// t has the ndeps > 0 dependences deps (the throttle ran it in place once
+// the engine said they were satisfied): recorded as a created task's are
+// (trace::inline_begun_deps), so that a replay orders it after its
+// predecessors and its successors after it. Its start follows their ends,
+// perhaps on other threads: read after a fence.
+[[gnu::noinline]] inline void inline_begin_deps(worker &w, task &t,
+                                                task *parent, uint16_t flags,
+                                                const weft_dep *deps,
+                                                int ndeps) {
+  uint8_t undeferred = flags & TASK_THROTTLED ? 0 : trace::flag_undeferred;
+  t.trace_id = trace::inline_begun_deps(
+      *w.trace_log(), parent ? parent->trace_id : 0, deps, ndeps,
+      undeferred | flags_of(&t), trace::ticks());
+}
+
+// Whether a task run in place with ndeps dependences has them recorded:
+// a caller that has them passes them (run_inline) only then.
+inline bool records_deps(int ndeps) { return ndeps != 0 && trace::on(); }
+
+// deps/ndeps: the task's dependences, when it has any (a task the throttle
+// runs in place once they are satisfied).
+inline bool inline_begin(worker &w, task &t, task *parent, uint16_t flags,
+                         const weft_dep *deps = nullptr, int ndeps = 0) {
   if (__builtin_expect(trace::on(), 0)) {
-    inline_begin_traced(w, t, parent, flags);
+    if (__builtin_expect(ndeps == 0, 1))
+      inline_begin_traced(w, t, parent, flags);
+    else
+      inline_begin_deps(w, t, parent, flags, deps, ndeps);
     return true;
   }
   return false;

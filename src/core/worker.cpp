@@ -268,8 +268,9 @@ __attribute__((always_inline)) inline void worker::run_body(task *t) {
 }
 
 // The body is core/in_place.hpp's, which the native API inlines.
-void worker::run_inline(weft_task_fn fn, void *arg, uint16_t flags) {
-  run_in_place(fn, arg, flags);
+void worker::run_inline(weft_task_fn fn, void *arg, uint16_t flags,
+                        const weft_dep *deps, int ndeps) {
+  run_in_place(fn, arg, flags, deps, ndeps);
 }
 
 task *worker::new_inline_task(uint32_t d) {
@@ -320,14 +321,15 @@ __attribute__((noinline)) void worker::end_inline(task &t) {
 }
 
 __attribute__((noinline)) void
-worker::run_inline_on_stack(weft_task_fn fn, void *arg, uint16_t flags) {
+worker::run_inline_on_stack(weft_task_fn fn, void *arg, uint16_t flags,
+                            const weft_dep *deps, int ndeps) {
   task *parent = current_;
   alignas(64) task t;
   init_task(&t, fn, arg);
   t.parent = parent;
   t.group = parent->cur_group ? parent->cur_group : parent->group;
   t.flags = static_cast<uint16_t>(flags | TASK_INLINE);
-  bool traced = trace_point::inline_begin(*this, t, parent, flags);
+  bool traced = trace_point::inline_begin(*this, t, parent, flags, deps, ndeps);
   run_inline_task(t);
   trace_point::inline_end(*this, t, traced);
 }

@@ -145,10 +145,14 @@ public:
   // (inline_tasks_), kept initialised between uses, so a task that only
   // runs costs a few stores; what its body dirtied (children, a dependence
   // domain, a child's exception) is settled at its end (end_inline). Its
-  // children, if any, have finished when it returns.
-  void run_inline(weft_task_fn fn, void *arg, uint16_t flags);
+  // children, if any, have finished when it returns. deps/ndeps: its
+  // dependences, already satisfied (the throttle's in-place tasks), for the
+  // trace only.
+  void run_inline(weft_task_fn fn, void *arg, uint16_t flags,
+                  const weft_dep *deps = nullptr, int ndeps = 0);
   // run_inline's body, inline where core/in_place.hpp is included.
-  inline void run_in_place(weft_task_fn fn, void *arg, uint16_t flags);
+  inline void run_in_place(weft_task_fn fn, void *arg, uint16_t flags,
+                           const weft_dep *deps = nullptr, int ndeps = 0);
   // Runs a task that was never submitted to the engine (undeferred).
   void run_undeferred(task *t) {
     t->flags |= TASK_NO_SUCCESSORS;
@@ -256,7 +260,8 @@ private:
   void run_body(task *t);
   void run_inline_task(task &t);
   // run_inline beyond kInlineDepth nested levels: a descriptor on this stack.
-  void run_inline_on_stack(weft_task_fn fn, void *arg, uint16_t flags);
+  void run_inline_on_stack(weft_task_fn fn, void *arg, uint16_t flags,
+                           const weft_dep *deps, int ndeps);
   // The descriptor for in-place tasks at nesting depth d, made on first use.
   task *new_inline_task(uint32_t d);
   // The end of an in-place task whose body left something to settle: an

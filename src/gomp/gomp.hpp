@@ -234,8 +234,10 @@ taskgroup_state *innermost_group(task *t);
 void *task_payload(worker &w, task *t, std::size_t size, std::size_t align,
                    const gomp_team *region);
 // Runs fn(data) here as an included task (worker::run_inline) in the
-// creating task's ICV environment.
-void run_included(worker &w, void (*fn)(void *), void *data, uint16_t flags);
+// creating task's ICV environment. deps/ndeps: a throttled task's
+// dependences (satisfied), for the trace.
+void run_included(worker &w, void (*fn)(void *), void *data, uint16_t flags,
+                  const weft_dep *deps = nullptr, int ndeps = 0);
 // Heap memory for a copy of a task's argument block (freed with free()).
 void *aligned_buffer(std::size_t size, std::size_t align);
 

@@ -160,28 +160,31 @@ void wait_completed(worker &w, task *t) {
 __attribute__((noinline)) void
 run_here_copied(worker &w, void (*fn)(void *), void *data,
                 void (*cpyfn)(void *, void *), std::size_t size,
-                std::size_t align, uint16_t flags) {
+                std::size_t align, uint16_t flags, const weft_dep *deps,
+                int ndeps) {
   alignas(64) unsigned char local[256];
   void *heap = nullptr;
   void *arg = local;
   if (size > sizeof local || align > 64)
     arg = heap = aligned_buffer(size, align);
   cpyfn(arg, data);
-  run_included(w, fn, arg, flags);
+  run_included(w, fn, arg, flags, deps, ndeps);
   std::free(heap);
 }
 
+// deps/ndeps: a throttled task's dependences (satisfied), for the trace.
 void run_here(worker &w, void (*fn)(void *), void *data,
               void (*cpyfn)(void *, void *), std::size_t size,
-              std::size_t align, bool final, bool throttled = false) {
+              std::size_t align, bool final, bool throttled = false,
+              const weft_dep *deps = nullptr, int ndeps = 0) {
   uint16_t flags = static_cast<uint16_t>((final ? TASK_FINAL : 0) |
                                          (throttled ? TASK_THROTTLED : 0));
   // Deep recursions of included tasks come through here: keep the frame
   // small unless there is a copy to make.
   if (cpyfn)
-    run_here_copied(w, fn, data, cpyfn, size, align, flags);
+    run_here_copied(w, fn, data, cpyfn, size, align, flags, deps, ndeps);
   else
-    run_included(w, fn, data, flags);
+    run_included(w, fn, data, flags, deps, ndeps);
 }
 
 // A deferred task with a header: one of a region that may be cancelled
@@ -228,14 +231,15 @@ void end_task_env(void *d) {
 
 } // namespace
 
-void run_included(worker &w, void (*fn)(void *), void *data, uint16_t flags) {
+void run_included(worker &w, void (*fn)(void *), void *data, uint16_t flags,
+                  const weft_dep *deps, int ndeps) {
   if (__builtin_expect(w.task_data() != nullptr, 0)) {
     included_env b{fn, data,
                    task_env{static_cast<task_env *>(w.task_data())->icv}};
-    w.run_inline(run_included_env, &b, flags);
+    w.run_inline(run_included_env, &b, flags, deps, ndeps);
     return;
   }
-  w.run_inline(fn, data, flags);
+  w.run_inline(fn, data, flags, deps, ndeps);
 }
 
 void *task_payload(worker &w, task *t, std::size_t size, std::size_t align,
@@ -368,7 +372,8 @@ task_general(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
   // already for a task with no dependences or copy function.)
   if (!throttle_asked && !(flags & (kTaskDetach | kTaskPriority)) &&
       rt().run_now_instead(w, deps.data(), deps.size())) {
-    run_here(w, fn, data, cpyfn, size, align, flags & kTaskFinal, true);
+    run_here(w, fn, data, cpyfn, size, align, flags & kTaskFinal, true,
+             deps.data(), deps.size());
     return;
   }
 

@@ -348,6 +348,19 @@ void inline_ended_general(thread_log &l, uint32_t id, uint64_t at) {
   }
 }
 
+uint32_t inline_begun_deps(thread_log &l, uint32_t parent_id,
+                           const weft_dep *deps, int ndeps, uint8_t flags,
+                           uint64_t at) {
+  uint32_t id = l.fresh_id();
+  l.settle();
+  l.room(2 + deps_records(ndeps));
+  l.emit(record{kind::task_create, flags, l.thread,
+                static_cast<uint32_t>(ndeps), at, id, parent_id});
+  l.emit_deps(id, at, deps, ndeps);
+  l.put(kind::task_begin, 0, 0, at, id, 0);
+  return id;
+}
+
 void implicit_begin(thread_log &l, task *t, uint32_t parent_id) {
   uint32_t id = l.fresh_id();
   t->trace_id = id;

@@ -14,7 +14,8 @@
 // task_exec (the schedule segment, start and end; two task_exec in a row
 // whose schedule segments chain are one task_exec2). A task run in place by
 // its creator takes two (its start, which is its creation, and its end) and
-// one task_inline record.
+// one task_inline record; one with dependences, a task_create with its
+// dependences, a task_begin and a task_end (inline_begun_deps).
 //
 // The records that a later hook may still merge (the tail: a task's
 // creation until its spawn segment ends, a schedule segment until its task
@@ -348,6 +349,14 @@ inline uint32_t inline_begun(thread_log &l, uint32_t parent_id, uint8_t flags,
   l.done = false;
   return id;
 }
+// A task run in place by its creator that has dependences, created and
+// started at `at`: the plain records a created task's dependences take
+// (task_create with its dep or deps records, then task_begin at the same
+// time), so that every reader enters its dependences as a created task's;
+// its end is a task_end (inline_ended). Returns its fresh id.
+uint32_t inline_begun_deps(thread_log &l, uint32_t parent_id,
+                           const weft_dep *deps, int ndeps, uint8_t flags,
+                           uint64_t at);
 // The task run in place ended at `at`: inside its task_inline if that is the
 // last record and the body is under 2^32 ticks; else a task_end.
 void inline_ended_general(thread_log &l, uint32_t id, uint64_t at);
