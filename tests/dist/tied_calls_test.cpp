@@ -195,6 +195,32 @@ TEST(TiedCalls, RandomCallBackDepthsFromTiedTasks) {
               rounds, total, max_depth);
 }
 
+// One chain with more call-backs into rank 0 than one stack serves above a
+// tied task (worker::kMaxServedUnderTied = 16): past the bound a worker
+// hands the call on (the inbox) and another worker of rank 0 serves it. At
+// W workers a rank hangs only with 16 x W such calls nested at once
+// (docs/places.md), so this needs 2 workers: 20 nested call-backs < 32.
+TEST(TiedCalls, ChainPastTheServingBound) {
+  const char *t = std::getenv("WEFT_NUM_THREADS");
+  if (!t || std::atoi(t) < 2)
+    GTEST_SKIP() << "needs 2 workers per rank (one stack serves at most 16 "
+                    "call-backs above a tied task)";
+  const int world = weft::num_places();
+  constexpr int kCallbacks = 20;
+  const std::uint64_t seed = mix(test_seed() + 99);
+  std::uint64_t got = 0;
+#pragma omp parallel shared(got)
+  {
+#pragma omp single
+    {
+#pragma omp task shared(got)
+      got = weft::at(weft::place{1 % world}, static_cast<leaf *>(nullptr),
+                     bounce{seed, kCallbacks * world - 1});
+    }
+  }
+  EXPECT_EQ(got, bounce_value(seed, kCallbacks * world - 1, 1 % world, world));
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
