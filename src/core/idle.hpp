@@ -30,8 +30,9 @@
 // task finished that completes a wait wakes exactly the waiter named in the
 // parent's (or taskgroup's) counter; an engine's ready task
 // (engine_host::ready) wakes one member of the task's team; a job submitted
-// to a team's inbox (core/inbox.hpp) by a thread outside it wakes one member,
-// and work_visible counts the inbox; a task sent to a member's mailbox
+// to a team's inbox (core/inbox.hpp) by a thread outside it wakes one member
+// (for the native team's: also a member of it asleep in another team), and
+// work_visible counts the inbox; a task sent to a member's mailbox
 // (core/mailbox.hpp, team::mail) wakes that member, or one sleeper when the
 // member is awake, and work_visible counts every member's mailbox.
 #pragma once
@@ -50,8 +51,19 @@ inline constexpr int kBacklogPollUs = 200;
 template <class Cond> void worker::sleep_unless(Cond cond) {
   uint32_t seen = sleep_word_.load(std::memory_order_acquire);
   std::atomic<int> &asleep = team_->num_sleeping();
+  // A member of the native team asleep in another team (an OpenMP region)
+  // that may serve its inbox counts among the native team's sleepers too:
+  // a remote call queued there (inbox::submit) then wakes it through its
+  // native slot (team::wake_one), and work_visible looks at that inbox.
+  team &native = rt_.initial_team();
+  std::atomic<int> *also = nullptr;
+  if (__builtin_expect(team_ != &native, 0) && id_ < native.size() &&
+      native.slot(id_).w == this && may_serve())
+    also = &native.num_sleeping();
   sleeping_.store(true, std::memory_order_seq_cst);
   asleep.fetch_add(1, std::memory_order_seq_cst);
+  if (also)
+    also->fetch_add(1, std::memory_order_seq_cst);
   heavy_fence(); // pairs with light_fence() in push_ready
   if (!cond()) {
     worker_counters::bump(c_.sleeps);
@@ -68,6 +80,8 @@ template <class Cond> void worker::sleep_unless(Cond cond) {
   // counter of this thread's next sleep, in another team).
   sleeping_.store(false, std::memory_order_relaxed);
   asleep.fetch_sub(1, std::memory_order_relaxed);
+  if (also)
+    also->fetch_sub(1, std::memory_order_relaxed);
 }
 
 // A worker with nothing to run while it waits: spin briefly (cheap to

@@ -2,15 +2,18 @@
 // progress thread, a timer, any thread weft did not start), which have no
 // worker, no descriptor pool and no current task to spawn from.
 //
-// Guarantees: every submitted job runs exactly once, on a member of the team,
-// as a task of its own (no parent to wait for it, no taskgroup, so no
-// cancellation skips it); a submission to a team whose members sleep wakes
-// one of them (the idle protocol of core/idle.hpp: the inbox is part of what
-// a sleeper looks at last, the submitter fences and wakes as push_ready
-// does). Jobs start in submission order, one per idle look of a member; a
-// member busy in a task starts none until it next looks for work. Members
-// under OpenMP's tied-task constraint take none (a job descends from no
-// suspended task): front ends with tied tasks do not use the inbox.
+// Guarantees: every submitted job runs exactly once, on a member of the team
+// (for the native team's inbox: or on a worker that is in another team, an
+// OpenMP region's, while it looks for work), as a task of its own (no parent
+// to wait for it, no taskgroup, so no cancellation skips it); a submission to
+// a team whose members sleep wakes one of them (the idle protocol of
+// core/idle.hpp: the inbox is part of what a sleeper looks at last, the
+// submitter fences and wakes as push_ready does). Jobs start in submission
+// order, one per idle look of a member; a member busy in a task starts none
+// until it next looks for work. A job is a root (no task descends from it),
+// so a member under OpenMP's tied-task constraint may start one above its
+// suspended tied task, up to worker::kMaxServedUnderTied jobs nested on its
+// stack (worker::may_serve).
 #pragma once
 
 #include <atomic>

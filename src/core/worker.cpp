@@ -496,7 +496,7 @@ task *worker::find_work() {
   // Nothing queued inside the team: start a job from outside it. It has
   // ended on return (the caller looks at its condition again after this
   // empty answer, as after any).
-  if (!t && team_->external().maybe_nonempty())
+  if (!t && inbox_maybe_nonempty())
     run_external();
   return t;
 }
@@ -514,15 +514,30 @@ void run_inbox_job(void *arg) {
 }
 } // namespace
 
+inbox *worker::native_inbox() const {
+  team &native = rt_.initial_team();
+  return team_ != &native ? &native.external() : nullptr;
+}
+
+bool worker::inbox_maybe_nonempty() const {
+  if (team_->external().maybe_nonempty())
+    return true;
+  inbox *n = native_inbox();
+  return n && n->maybe_nonempty();
+}
+
 bool worker::run_external() {
-  if (tied_limit())
+  if (!may_serve())
     return false;
   inbox_job *j = team_->external().take();
+  if (!j)
+    if (inbox *n = native_inbox())
+      j = n->take();
   return j && run_job(j);
 }
 
 bool worker::run_job(inbox_job *j) {
-  if (tied_limit())
+  if (!may_serve())
     return false;
   // A task of its own on this stack: in no taskgroup (no cancellation
   // skips it) and not counted as a child of the task that was waiting here.
@@ -532,7 +547,9 @@ bool worker::run_job(inbox_job *j) {
   t.parent = parent;
   t.flags = TASK_INLINE;
   bool traced = trace_point::inline_begin(*this, t, parent, 0);
+  ++served_;
   run_inline_task(t);
+  --served_;
   trace_point::inline_end(*this, t, traced);
   return true;
 }
@@ -684,8 +701,20 @@ void worker::drain_engine() {
 bool worker::work_visible() {
   if (team_->has_priority_tasks())
     return true;
-  if (team_->external().maybe_nonempty() && !tied_limit())
-    return true;
+  if (inbox_maybe_nonempty()) {
+    if (may_serve())
+      return true;
+    // A job this worker may not start (kMaxServedUnderTied jobs on its
+    // stack above a tied task): the wake that announced it may have come
+    // here while a worker that may start it sleeps. Pass it on.
+    light_fence();
+    team &native = rt_.initial_team();
+    if (native.num_sleeping().load(std::memory_order_seq_cst) > 0)
+      native.wake_all(this);
+    if (team_ != &native &&
+        team_->num_sleeping().load(std::memory_order_seq_cst) > 0)
+      team_->wake_all(this);
+  }
   if (rt_.engine().holds_ready_tasks() && rt_.engine().has_ready(*this))
     return true;
   // Letters of other members too: a letter whose owner stays busy is ours

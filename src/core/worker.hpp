@@ -107,15 +107,19 @@ public:
   template <class Done> void wait_until(Done done);
   // Run one available task, if any; returns whether it did.
   bool help_once();
-  // Run the oldest job of the team's inbox, if any and if the tied-task
-  // constraint allows; returns whether it did (the job and its children
+  // Run the oldest job of the team's inbox (then of the native team's, for
+  // a worker in another team: arrived remote calls are queued there), if any
+  // and if may_serve(); returns whether it did (the job and its children
   // have finished then).
   bool run_external();
   // Runs j now on this worker as run_external runs an inbox job (a task of
   // its own; j and its children have finished on return), for a job this
   // thread received itself (a waiting worker that polls the network);
-  // false, j not run, when the tied-task constraint forbids it.
+  // false, j not run, when may_serve() does not hold.
   bool run_job(inbox_job *j);
+  // The most inbox jobs one thread's stack runs nested while a tied task
+  // waits beneath them (may_serve; docs/places.md "Nested waits").
+  static constexpr uint32_t kMaxServedUnderTied = 16;
   // Occupy slot i of t with the implicit task as the current task; returns
   // what leave_team needs to restore the previous membership.
   struct membership {
@@ -205,6 +209,23 @@ private:
   // taskgroup either of them has open. Nested groups opened by descendants
   // are not followed (their openers take those members).
   bool may_steal(task *x, task *limit) const;
+  // Whether this worker may start an inbox job now. A job is a root: no
+  // task of the program descends from it or waits for it, so starting it
+  // above a suspended tied task breaks no scheduling constraint of the
+  // program's tasks (OpenMP's constraint orders tied tasks among
+  // themselves); it only delays the tied task's resumption until the job
+  // ends. Under tied_limit() at most kMaxServedUnderTied jobs run nested
+  // on this stack; without a tied task beneath, any number.
+  bool may_serve() const {
+    return !tied_limit() || served_ < kMaxServedUnderTied;
+  }
+  // The native team's inbox when this worker is in another team (an OpenMP
+  // region's), else nullptr: remote calls arrive there
+  // (places' submit_to_workers), and a worker waiting inside a region
+  // serves them too.
+  inbox *native_inbox() const;
+  // Whether an inbox this worker serves may hold a job.
+  bool inbox_maybe_nonempty() const;
   // A task taken that may not start here: where any worker can take it.
   void put_aside(task *t);
   // A task refused here stays where others can take it: wake a sleeper.
@@ -289,6 +310,9 @@ private:
   task *tied_ = nullptr;
   task *immediate_ = nullptr;
   bool in_retire_ = false;
+  // Inbox jobs running on this thread's stack (run_job; may_serve). In the
+  // padding after in_retire_: no field the task path reads moves.
+  uint32_t served_ = 0;
   // Finished children of one parent not yet added to its counter: a worker
   // finishing many siblings in a row pays one atomic, not one per task
   // (Phentos' private retirement counters). Flushed before the worker idles
