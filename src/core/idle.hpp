@@ -27,11 +27,12 @@
 // (src/places, with MPI_THREAD_MULTIPLE) receives there what arrived and
 // runs an arrived call on this worker, without the progress thread's
 // hand-off through the inbox and its wake-up. The hook returns whether it
-// handled anything (the backoff starts again then). Once the worker stops
-// polling (it goes to sleep, found a task, or its wait is over) it tells
-// the hook so once (idle_poll_op::stop, or stop_to_sleep when it goes to
-// sleep): the comm layer's progress thread naps while a thread polls and
-// must receive again at once when none does.
+// handled anything (the backoff starts again then), and is told the phase
+// (spin or yield). Once the worker stops polling (it goes to sleep, found a
+// task, or its wait is over) it tells the hook so once (idle_poll_op::stop,
+// or stop_to_sleep when it goes to sleep): the comm layer's progress thread
+// naps while a worker polls in its spin phase and must receive again at
+// once when none does.
 //
 // Between teams (worker::thread_main): a worker spins, yields, then sleeps
 // on job_seq_ with job_sleeping_ set; worker::assign bumps job_seq_ and wakes
@@ -59,7 +60,9 @@ namespace weft {
 
 // The idle hook (above); null when none is set. It may run a job on w
 // (worker::run_job), whose own waits call it again (nested).
-enum class idle_poll_op { poll, stop, stop_to_sleep };
+// spin, yield: poll (in the backoff's spin or yield phase); stop: the
+// worker stopped polling; stop_to_sleep: it goes to sleep.
+enum class idle_poll_op { spin, yield, stop, stop_to_sleep };
 using idle_poll_fn = bool (*)(worker &w, idle_poll_op op);
 inline std::atomic<idle_poll_fn> g_idle_poll{nullptr};
 
@@ -164,7 +167,9 @@ template <class Done> void worker::wait_until(Done done) {
     flush_finished_children();
     if (idle_poll_fn hook = g_idle_poll.load(std::memory_order_relaxed)) {
       polling = true;
-      if (hook(*this, idle_poll_op::poll)) {
+      if (hook(*this, idle.rounds() < g_wait_backoff.spins
+                          ? idle_poll_op::spin
+                          : idle_poll_op::yield)) {
         idle.reset();
         continue;
       }

@@ -259,19 +259,24 @@ thread_local bool tl_idle_polling = false;
 
 // The idle hook (core/idle.hpp), set while a pollable comm layer runs: a
 // worker with nothing to run receives what arrived and runs an arrived call
-// itself (in its spins and yields, not once it sleeps). While it polls, the
+// itself (in its spins and yields, not once it sleeps). While it spins, the
 // progress thread naps (comm::polling), or it would take nearly every
 // message first (it polls without pause, the worker once per backoff round);
-// when the worker stops to sleep, the progress thread receives again at once.
+// when the worker yields or sleeps, the progress thread receives again at
+// once.
 bool idle_poll(worker &w, idle_poll_op op) {
   g_idle_pollers.fetch_add(1, std::memory_order_seq_cst);
   const dist_ops *d = places::g_dist.load(std::memory_order_seq_cst);
   bool any = false;
   if (d && d->poll) {
-    if (op == idle_poll_op::poll) {
-      if (!tl_idle_polling) {
-        tl_idle_polling = true;
-        d->polling(true, false);
+    if (op == idle_poll_op::spin || op == idle_poll_op::yield) {
+      // Spinning, the worker is on its core: the progress thread naps. Once
+      // it yields it may be off the core for a time slice, so the progress
+      // thread receives too (a call it takes goes to the inbox, where this
+      // worker, awake, finds it without a wake-up).
+      if (tl_idle_polling != (op == idle_poll_op::spin)) {
+        tl_idle_polling = !tl_idle_polling;
+        d->polling(tl_idle_polling, !tl_idle_polling);
       }
       any = poll_and_run(w, *d);
     } else if (tl_idle_polling) {
