@@ -148,6 +148,10 @@ template <class Done> void worker::wait_until(Done done) {
       idle.reset();
       continue;
     }
+    // find_work may run a job from the team's inbox (an arrived call the
+    // progress thread queued) and still return nullptr: activity all the
+    // same, so the backoff starts again (and the idle hook spins again).
+    const std::uint64_t inbox_taken = team_->external().taken();
     if (task *t = find_work()) {
       stop_polling(idle_poll_op::stop);
       // One task per look at done(), not run_chain: the wait may be over
@@ -165,6 +169,10 @@ template <class Done> void worker::wait_until(Done done) {
       continue;
     }
     flush_finished_children();
+    if (team_->external().taken() != inbox_taken) {
+      idle.reset();
+      continue;
+    }
     if (idle_poll_fn hook = g_idle_poll.load(std::memory_order_relaxed)) {
       polling = true;
       if (hook(*this, idle.rounds() < g_wait_backoff.spins
