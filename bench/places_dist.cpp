@@ -21,7 +21,7 @@
 //
 //   mpirun -n 2 places_dist [--reps 7] [--quick] [--sizes 8192,65536]
 //       [--strategies] [--empty-only] [--min-iters N] [--idle SECONDS]
-//       [--calls N [--gap-us G] [--array D]]
+//       [--calls N [--gap-us G] [--array D] [--target-busy]]
 //
 // --calls N: only N empty at() from rank 0 to rank 1, each timed, G us
 // apart (0: back to back), no calibration: a fixed amount of work for
@@ -31,6 +31,9 @@
 // switches per call on each rank. With --array D each call carries a
 // primitive array of D doubles; the comm layer's counts per call (messages,
 // puts and their bytes, remote atomics) on each rank are printed too.
+// --target-busy: rank 1's main thread spins outside weft meanwhile (it never
+// polls), so the calls are received by another worker of rank 1 (the idle
+// hook) or by its progress thread.
 #include "imsuite/strategy.hpp"
 
 #include <weft/dist.hpp>
@@ -40,6 +43,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -50,6 +54,9 @@
 #include <vector>
 
 namespace {
+
+// --calls --target-busy: calls served on rank 1.
+std::atomic<long> g_served{0};
 
 struct vec {
   weft::array<double> xs;
@@ -140,6 +147,12 @@ int main(int argc, char **argv) {
   app.add_option("--gap-us", gap_us,
                  "with --calls: sleep this long before each call")
       ->check(CLI::Range(0.0, 1e6));
+  bool target_busy = false;
+  app.add_flag("--target-busy", target_busy,
+               "with --calls: rank 1's main thread spins outside weft (no "
+               "wait that polls) until every call was served, so another "
+               "worker (WEFT_NUM_THREADS >= 2) or the progress thread must "
+               "receive them");
   CLI11_PARSE(app, argc, argv);
 
   weft::places_mpi_init();
@@ -206,6 +219,12 @@ int main(int argc, char **argv) {
                                  double(d.replies_received)};
     };
     weft::places_mpi_barrier();
+    if (target_busy && weft::num_threads() < 2) {
+      std::fprintf(stderr, "places_dist: --target-busy needs "
+                           "WEFT_NUM_THREADS >= 2\n");
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    weft::dist_stats d0 = weft::places_mpi_stats();
     std::vector<double> s0 = switches(), c0 = comm();
     if (me == 0)
       for (long i = 0; i < calls; ++i) {
@@ -213,17 +232,27 @@ int main(int argc, char **argv) {
           std::this_thread::sleep_for(
               std::chrono::duration<double, std::micro>(gap_us));
         auto t0 = clock_type::now();
-        weft::at(weft::place{1}, carried, [](vec *) {});
+        if (target_busy)
+          weft::at(weft::place{1}, carried, [](vec *) {
+            g_served.fetch_add(1, std::memory_order_relaxed);
+          });
+        else
+          weft::at(weft::place{1}, carried, [](vec *) {});
         per[std::size_t(i)] = seconds_since(t0) * 1e6;
       }
+    else if (target_busy)
+      while (g_served.load(std::memory_order_relaxed) < calls)
+        ; // busy: no weft wait, so no poll from this thread
+    weft::dist_stats d1 = weft::places_mpi_stats();
     // Rank 1 served the calls until rank 0 reached this barrier (its few
     // switches are spread over the calls).
     weft::places_mpi_barrier(); // an MPI_Barrier: no messages counted
     std::vector<double> s1 = switches(), c1 = comm();
-    double mine[2] = {(s1[0] - s0[0]) / double(calls),
-                      (s1[1] - s0[1]) / double(calls)};
-    double both[4] = {};
-    MPI_Gather(mine, 2, MPI_DOUBLE, both, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    double mine[3] = {(s1[0] - s0[0]) / double(calls),
+                      (s1[1] - s0[1]) / double(calls),
+                      double(d1.calls_polled - d0.calls_polled)};
+    double both[6] = {};
+    MPI_Gather(mine, 3, MPI_DOUBLE, both, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     std::vector<double> cm(c0.size()), cb(2 * c0.size());
     for (std::size_t i = 0; i < c0.size(); ++i)
       cm[i] = (c1[i] - c0[i]) / double(calls);
@@ -244,12 +273,14 @@ int main(int argc, char **argv) {
                   "\"min_us\": %.3f, \"p90_us\": %.3f, \"p99_us\": %.3f, "
                   "\"max_us\": %.3f, "
                   "\"switches_per_call\": {\"caller\": [%.3f, %.3f], "
-                  "\"target\": [%.3f, %.3f]}, \"array_doubles\": %zu, "
-                  "\"per_call\": {",
+                  "\"target\": [%.3f, %.3f]}, \"target_busy\": %s, "
+                  "\"calls_received_by_polling_threads\": %.0f, "
+                  "\"array_doubles\": %zu, \"per_call\": {",
                   calls, gap_us, sum / double(calls), slow / sum,
                   per[per.size() / 2], per.front(), per[per.size() * 9 / 10],
                   per[per.size() * 99 / 100], per.back(), both[0], both[1],
-                  both[2], both[3], call_doubles);
+                  both[3], both[4], target_busy ? "true" : "false", both[5],
+                  call_doubles);
       const char *names[] = {
           "calls_sent",      "replies_sent",   "control_sent",
           "heartbeats_sent", "puts",           "put_bytes",

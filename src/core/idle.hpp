@@ -21,6 +21,19 @@
 //            and futex-wakes; a sleeper is woken at most once per sleep.
 // The sleeper alone counts itself out of num_sleeping when it resumes.
 //
+// The idle hook (g_idle_poll): while a waiting worker with nothing to run
+// backs off (the wait policy's spins and yields; never while it sleeps), it
+// calls the hook once per round, if one is set: an MPI rank's comm layer
+// (src/places, with MPI_THREAD_MULTIPLE) receives there what arrived and
+// runs an arrived call on this worker, without the progress thread's
+// hand-off through the inbox and its wake-up. The hook returns whether it
+// handled anything (the backoff starts again then), and is told the phase
+// (spin or yield). Once the worker stops polling (it goes to sleep, found a
+// task, or its wait is over) it tells the hook so once (idle_poll_op::stop,
+// or stop_to_sleep when it goes to sleep): the comm layer's progress thread
+// naps while a worker polls in its spin phase and must receive again at
+// once when none does.
+//
 // Between teams (worker::thread_main): a worker spins, yields, then sleeps
 // on job_seq_ with job_sleeping_ set; worker::assign bumps job_seq_ and wakes
 // it if job_sleeping_ is set. Before sleeping it hands back remote blocks and
@@ -42,7 +55,17 @@
 #include "base/futex.hpp"
 #include "core/runtime.hpp"
 
+#include <atomic>
+
 namespace weft {
+
+// The idle hook (above); null when none is set. It may run a job on w
+// (worker::run_job), whose own waits call it again (nested).
+// spin, yield: poll (in the backoff's spin or yield phase); stop: the
+// worker stopped polling; stop_to_sleep: it goes to sleep.
+enum class idle_poll_op { spin, yield, stop, stop_to_sleep };
+using idle_poll_fn = bool (*)(worker &w, idle_poll_op op);
+inline std::atomic<idle_poll_fn> g_idle_poll{nullptr};
 
 // A worker with a backlog (worker::backlog_) sleeps at most this long
 // before it offers the backlog to the engine again.
@@ -123,6 +146,15 @@ constexpr int spin_rounds_for(int64_t pauses, int max_pause) {
 
 template <class Done> void worker::wait_until(Done done) {
   backoff idle(g_wait_backoff);
+  // Whether this wait told the idle hook it polls (stop tells it the end).
+  bool polling = false;
+  auto stop_polling = [&](idle_poll_op why) {
+    if (polling) {
+      polling = false;
+      if (idle_poll_fn hook = g_idle_poll.load(std::memory_order_relaxed))
+        hook(*this, why);
+    }
+  };
   // Our own finished-children counts may be what done() waits for.
   flush_finished_children();
   while (!done()) {
@@ -130,7 +162,12 @@ template <class Done> void worker::wait_until(Done done) {
       idle.reset();
       continue;
     }
+    // find_work may run a job from the team's inbox (an arrived call the
+    // progress thread queued) and still return nullptr: activity all the
+    // same, so the backoff starts again (and the idle hook spins again).
+    const std::uint64_t inbox_taken = team_->external().taken();
     if (task *t = find_work()) {
+      stop_polling(idle_poll_op::stop);
       // One task per look at done(), not run_chain: the wait may be over
       // after any task (taskwait on waits for one), and the successors each
       // task releases could keep this thread running far past it while the
@@ -146,12 +183,27 @@ template <class Done> void worker::wait_until(Done done) {
       continue;
     }
     flush_finished_children();
+    if (team_->external().taken() != inbox_taken) {
+      idle.reset();
+      continue;
+    }
+    if (idle_poll_fn hook = g_idle_poll.load(std::memory_order_relaxed)) {
+      polling = true;
+      if (hook(*this, idle.rounds() < g_wait_backoff.spins
+                          ? idle_poll_op::spin
+                          : idle_poll_op::yield)) {
+        idle.reset();
+        continue;
+      }
+    }
     if (!idle.pause()) {
+      stop_polling(idle_poll_op::stop_to_sleep);
       pool_.flush_remote(rt_.pools());
       sleep_unless([&] { return done() || work_visible(); });
       idle.reset();
     }
   }
+  stop_polling(idle_poll_op::stop);
   // Counts for other parents: their waiters must not depend on when we
   // next go idle.
   flush_finished_children();

@@ -9,9 +9,10 @@
 // naming the rank and the cause (exit code 70): never a hang.
 //
 // Receiving is the progress thread's job, but with MPI_THREAD_MULTIPLE a
-// thread waiting for a message (a reply, a call to serve) receives and
-// handles what arrived itself (poll), so that a round trip passes through
-// no other thread; while one polls, the progress thread naps (1 ms) instead
+// thread waiting for a message (a reply, a call to serve), or an idle worker
+// before it sleeps (core/idle.hpp's idle hook), receives and handles what
+// arrived itself (poll), so that a round trip passes through no other
+// thread; while one polls, the progress thread naps (1 ms) instead
 // of spinning. Without pollers it spins and yields for 50 ms after its last
 // message, then naps 100 us at a time (an idle rank costs no core).
 #pragma once

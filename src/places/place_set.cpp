@@ -183,8 +183,29 @@ const dist_ops *dist() {
   return places::g_dist.load(std::memory_order_acquire);
 }
 
+namespace {
+bool idle_poll(worker &w, idle_poll_op op);
+// Idle workers inside idle_poll (set_dist(nullptr) waits for them: the ops
+// they call live in the comm state freed after it).
+std::atomic<int> g_idle_pollers{0};
+} // namespace
+
 void set_dist(const dist_ops *ops) {
-  places::g_dist.store(ops, std::memory_order_release);
+  places::g_dist.store(ops, std::memory_order_seq_cst);
+  // With a pollable comm layer, idle workers poll it before they sleep
+  // (core/idle.hpp's idle hook); without (FUNNELED: only the progress
+  // thread calls MPI), arrived calls reach them through the inbox.
+  g_idle_poll.store(ops && ops->poll ? idle_poll : nullptr,
+                    std::memory_order_seq_cst);
+  if (!ops) {
+    // A Dekker pair with idle_poll: it counts itself in, then reads the
+    // ops; here the ops are cleared, then the count read. Whoever is
+    // inside now read the old ops and returns soon: after finish() no
+    // message is received and no arrived call is left to run.
+    backoff b(kUnitLockBackoff);
+    while (g_idle_pollers.load(std::memory_order_seq_cst) != 0)
+      b.pause();
+  }
 }
 
 namespace {
@@ -213,6 +234,63 @@ void submit_to_workers(inbox_job *j) {
           static_cast<void *>(j));
   rt->initial_team().external().submit(j);
 }
+
+namespace {
+// Polls the comm layer on w's thread: a call received here runs on w once
+// poll() returns (the first of this poll; the others went to the inbox);
+// one under the tied-task constraint goes to the inbox too. Whether it
+// handled anything.
+bool poll_and_run(worker &w, const dist_ops &d) {
+  received_call &rc = tl_received;
+  rc.collecting = true;
+  bool any = d.poll();
+  rc.collecting = false;
+  if (inbox_job *j = std::exchange(rc.job, nullptr)) {
+    // Taken out first: a call that waits (a nested at) polls and collects
+    // again.
+    if (!w.run_job(j)) // the tied-task constraint
+      submit_to_workers(j);
+    any = true;
+  }
+  return any;
+}
+
+// Whether this thread told the comm layer it polls from an idle wait (once
+// per thread: a nested wait's hook sees its outer wait's announcement).
+thread_local bool tl_idle_polling = false;
+
+// The idle hook (core/idle.hpp), set while a pollable comm layer runs: a
+// worker with nothing to run receives what arrived and runs an arrived call
+// itself (in its spins and yields, not once it sleeps). While it polls, the
+// progress thread naps (comm::polling), or it would take nearly every
+// message first (it polls without pause, the worker once per backoff round);
+// when the worker sleeps, the progress thread receives again at once.
+bool idle_poll(worker &w, idle_poll_op op) {
+  g_idle_pollers.fetch_add(1, std::memory_order_seq_cst);
+  const dist_ops *d = places::g_dist.load(std::memory_order_seq_cst);
+  bool any = false;
+  if (d && d->poll) {
+    if (op == idle_poll_op::spin || op == idle_poll_op::yield) {
+      // Spins and yields alike: the progress thread naps while this worker
+      // polls (a worker off its core for a time slice stops the poll count,
+      // and the progress thread receives again within 1 ms). Withdrawing
+      // in the yields (tried) let the progress thread, polling without
+      // pause, take every call that came after the ~63 spin rounds: 0 of
+      // 200 in 2 of 10 runs of the test at 2 ranks.
+      if (!tl_idle_polling) {
+        tl_idle_polling = true;
+        d->polling(true, false);
+      }
+      any = poll_and_run(w, *d);
+    } else if (tl_idle_polling) {
+      tl_idle_polling = false;
+      d->polling(false, op == idle_poll_op::stop_to_sleep);
+    }
+  }
+  g_idle_pollers.fetch_sub(1, std::memory_order_release);
+  return any;
+}
+} // namespace
 
 int swap_here(int p) {
   int old = places::tl_here;
@@ -461,21 +539,10 @@ void async_wait(async_state *s) {
     backoff idle(kRemoteWaitBackoff);
     if (d->polling)
       d->polling(true, false);
-    received_call &rc = tl_received;
     while (!done()) {
       bool any = false;
-      if (d->poll) {
-        rc.collecting = true;
-        any = d->poll();
-        rc.collecting = false;
-        if (inbox_job *j = std::exchange(rc.job, nullptr)) {
-          // Taken out first: a call that waits (a nested at) polls and
-          // collects again.
-          if (!w->run_job(j)) // the tied-task constraint
-            submit_to_workers(j);
-          any = true;
-        }
-      }
+      if (d->poll)
+        any = poll_and_run(*w, *d);
       if (!any && !done())
         any = w->help_once() || w->run_external();
       if (any) {

@@ -9,14 +9,17 @@
 #include <weft/dist.hpp>
 
 #include <gtest/gtest.h>
+#include <mpi.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -360,6 +363,62 @@ TEST_F(Dist, RandomNestedCallTreesDirectAndQueued) {
                                               before.calls_received),
               static_cast<unsigned long long>(after.calls_polled -
                                               before.calls_polled));
+}
+
+// Calls to a rank whose own thread is busy (never waiting in at, get,
+// finish or a barrier): with MPI_THREAD_MULTIPLE an idle worker receives
+// them itself while it backs off (core/idle.hpp's idle hook) and runs them; in
+// FUNNELED only the progress thread receives, and they reach the idle
+// worker through the inbox. Rank 0's main thread spins without weft (no
+// wait that would poll) while rank 1 makes the calls back to it, one at a
+// time (a burst arrives before the idle worker wakes: the progress thread
+// takes it all, 0-88 of 200 by the worker in 10 runs).
+std::atomic<int> g_busy_served{0};
+struct serve_busy {
+  int n;
+  void operator()(leaf *) const {
+    for (int i = 0; i < n; ++i)
+      weft::at(weft::place{0}, static_cast<leaf *>(nullptr),
+               [](leaf *) { g_busy_served.fetch_add(1); });
+  }
+};
+
+TEST_F(Dist, IdleWorkersServeCallsWhileTheirRankIsBusy) {
+  if (weft::num_threads() < 2)
+    GTEST_SKIP() << "one worker per rank: no idle worker while it is busy";
+  const int n = 200;
+  const char *f = std::getenv("WEFT_DIST_FUNNELED");
+  const bool funneled = (f && std::atoi(f) != 0) ||
+                        weft::places_mpi_thread_level() != MPI_THREAD_MULTIPLE;
+  g_busy_served.store(0);
+  weft::dist_stats before = weft::places_mpi_stats();
+  auto fut = weft::async_at(weft::place{1}, static_cast<leaf *>(nullptr),
+                            serve_busy{n});
+  // Busy: no weft wait (it would poll) until every call was served.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (g_busy_served.load() < n &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
+  ASSERT_EQ(g_busy_served.load(), n) << "calls to a busy rank not served";
+  fut.get();
+  weft::dist_stats after = weft::places_mpi_stats();
+  const auto received = after.calls_received - before.calls_received;
+  const auto polled = after.calls_polled - before.calls_polled;
+  EXPECT_EQ(received, std::uint64_t(n));
+  std::printf("busy rank: %llu calls received, %llu by an idle worker's "
+              "poll (%s)\n",
+              static_cast<unsigned long long>(received),
+              static_cast<unsigned long long>(polled),
+              funneled ? "FUNNELED" : "MULTIPLE");
+  if (funneled) {
+    EXPECT_EQ(polled, 0u) << "only the progress thread may call MPI";
+  } else if (weft::num_places() == 2) {
+    EXPECT_GT(polled, 0u) << "no idle worker received a call itself";
+  }
+  // At 4 ranks on this 2-core machine the idle worker's backoff may end
+  // before rank 1's next call comes (0 of 200 in 1 of 6 runs with an
+  // earlier variant of the hook; 200 of 200 in 6 since): printed, not
+  // asserted.
 }
 
 TEST_F(Dist, RemoteExceptionComesBack) {
