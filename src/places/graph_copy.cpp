@@ -217,6 +217,19 @@ std::size_t store_pad(std::size_t at, std::uint64_t src, std::uint64_t bytes) {
   return std::size_t(src - (at + detail::kStoreHeaderBytes)) & 63;
 }
 
+// Starts a data store of `bytes` at `at`: its header (a block start in mark,
+// if any) and its last word's padding zeroed. Returns where its data go.
+char *start_store(char *at, std::uint64_t bytes, arena *mark) {
+  std::uint64_t tag = kStoreTag | bytes;
+  std::memcpy(at, &tag, 8);
+  if (mark)
+    mark->mark_start(at);
+  char *data = at + detail::kStoreHeaderBytes;
+  if (round8(bytes) != bytes)
+    std::memset(data + round8(bytes) - 8, 0, 8);
+  return data;
+}
+
 } // namespace
 
 // The measure pass (NEMESYS 4.4.2): iterative, an explicit stack of
@@ -323,13 +336,7 @@ void *copy_by_pointer_reversal(const char *call, const void *root,
     std::size_t n = store_bytes(bytes);
     if (std::size_t(end - bump) < n)
       overflow();
-    std::uint64_t tag = kStoreTag | bytes;
-    std::memcpy(bump, &tag, 8);
-    if (mark)
-      mark->mark_start(bump);
-    char *data = bump + 8;
-    if (round8(bytes) != bytes)
-      std::memset(data + round8(bytes) - 8, 0, 8);
+    char *data = start_store(bump, bytes, mark);
     bump += n;
     return data;
   };
@@ -516,20 +523,11 @@ void *copy_leaf(const char *call, const type_record &t, const void *root,
       const std::size_t pad = store_pad(std::size_t(bump - buf), d[0], bytes);
       if (std::size_t(end - bump) < pad + sb)
         overflow();
-      if (pad) { // the filler block (store_pad)
-        std::uint64_t filler = kStoreTag | (pad - detail::kStoreHeaderBytes);
-        std::memcpy(bump, &filler, 8);
-        if (mark)
-          mark->mark_start(bump);
+      if (pad) { // the filler block (store_pad): an empty store
+        start_store(bump, pad - detail::kStoreHeaderBytes, mark);
         bump += pad;
       }
-      std::uint64_t tag = kStoreTag | bytes;
-      std::memcpy(bump, &tag, 8);
-      if (mark)
-        mark->mark_start(bump);
-      char *data = bump + 8;
-      if (round8(bytes) != bytes)
-        std::memset(data + round8(bytes) - 8, 0, 8);
+      char *data = start_store(bump, bytes, mark);
       bump += sb;
       dst[s.word] =
           std::uint64_t(reinterpret_cast<std::intptr_t>(data) + delta);
