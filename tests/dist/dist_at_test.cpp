@@ -523,14 +523,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "%s\n", e.what()); // dist.env.bad_place_bytes
     return 2;
   }
-  int rc = 0;
-  if (weft::here().id == 0) {
-    rc = RUN_ALL_TESTS();
-  } else if (weft::num_places() != expected_world()) {
-    std::fprintf(stderr, "rank %d: world size %d, expected %d\n",
-                 weft::here().id, weft::num_places(), expected_world());
-    rc = 1;
-  }
+  int rc = dist_test::run_tests_on_rank0();
   weft::places_mpi_finalize();
   return rc;
 }

@@ -216,14 +216,7 @@ TEST(TiedCalls, ChainPastTheServingBound) {
 int main(int argc, char **argv) {
   testing::InitGoogleTest(&argc, argv);
   weft::places_mpi_init(std::size_t(16) << 20);
-  int rc = 0;
-  if (weft::here().id == 0) {
-    rc = RUN_ALL_TESTS();
-  } else if (weft::num_places() != expected_world()) {
-    std::fprintf(stderr, "rank %d: world size %d, expected %d\n",
-                 weft::here().id, weft::num_places(), expected_world());
-    rc = 1;
-  }
+  int rc = dist_test::run_tests_on_rank0();
   weft::places_mpi_finalize();
   return rc;
 }
