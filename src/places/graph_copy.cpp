@@ -217,6 +217,17 @@ std::size_t store_pad(std::size_t at, std::uint64_t src, std::uint64_t bytes) {
   return std::size_t(src - (at + detail::kStoreHeaderBytes)) & 63;
 }
 
+// Starts an object with this header tag at `at`: its header with the
+// transition words zeroed (a block start in mark, if any). Returns the
+// object's first word.
+char *start_object(char *at, decltype(object_header::tag) tag, arena *mark) {
+  auto *h = reinterpret_cast<object_header *>(at);
+  *h = {tag, 0, 0, 0, 0};
+  if (mark)
+    mark->mark_start(at);
+  return reinterpret_cast<char *>(h + 1);
+}
+
 // Starts a data store of `bytes` at `at`: its header (a block start in mark,
 // if any) and its last word's padding zeroed. Returns where its data go.
 char *start_store(char *at, std::uint64_t bytes, arena *mark) {
@@ -325,12 +336,9 @@ void *copy_by_pointer_reversal(const char *call, const void *root,
     std::size_t n = object_bytes(t);
     if (std::size_t(end - bump) < n)
       overflow();
-    auto *h = reinterpret_cast<object_header *>(bump);
-    *h = {sh->tag, 0, 0, 0, 0};
-    if (mark)
-      mark->mark_start(bump);
+    char *obj = start_object(bump, sh->tag, mark);
     bump += n;
-    return reinterpret_cast<char *>(h + 1);
+    return obj;
   };
   auto create_store = [&](std::uint64_t bytes) -> char * {
     std::size_t n = store_bytes(bytes);
@@ -498,13 +506,10 @@ void *copy_leaf(const char *call, const type_record &t, const void *root,
   const std::size_t n = object_bytes(t);
   if (std::size_t(end - bump) < n)
     overflow();
-  auto *h = reinterpret_cast<object_header *>(bump);
-  *h = {header_of(root)->tag, 0, 0, 0, 0};
-  if (mark)
-    mark->mark_start(bump);
+  auto *dst = reinterpret_cast<std::uint64_t *>(
+      start_object(bump, header_of(root)->tag, mark));
   bump += n;
   const auto *src = static_cast<const std::uint64_t *>(root);
-  auto *dst = reinterpret_cast<std::uint64_t *>(h + 1);
   for (const segment &s : t.segments) {
     switch (s.kind) {
     case detail::kWordData:
@@ -552,7 +557,7 @@ void *copy_leaf(const char *call, const type_record &t, const void *root,
                              "and the copy (" +
                              std::to_string(bump - buf) + " of " +
                              std::to_string(g.bytes) + " bytes)");
-  return h + 1;
+  return dst;
 }
 
 } // namespace
