@@ -217,6 +217,15 @@ std::size_t store_pad(std::size_t at, std::uint64_t src, std::uint64_t bytes) {
   return std::size_t(src - (at + detail::kStoreHeaderBytes)) & 63;
 }
 
+// The source graph changed between the measure pass and the copy;
+// `how_far`: what the copy found.
+[[noreturn]] void graph_changed(const char *call, const std::string &how_far) {
+  throw std::runtime_error(std::string(call) +
+                           ": the graph changed between the measure pass "
+                           "and the copy (" +
+                           how_far + ")");
+}
+
 // Starts an object with this header tag at `at`: its header with the
 // transition words zeroed (a block start in mark, if any). Returns the
 // object's first word.
@@ -325,10 +334,7 @@ void *copy_by_pointer_reversal(const char *call, const void *root,
   Map map(g.objects);
   char *bump = buf, *const end = buf + g.bytes;
   auto overflow = [&] {
-    throw std::runtime_error(std::string(call) +
-                             ": the graph changed between the measure pass "
-                             "and the copy (more than " +
-                             std::to_string(g.bytes) + " bytes)");
+    graph_changed(call, "more than " + std::to_string(g.bytes) + " bytes");
   };
   auto create = [&](const void *src) -> char * {
     const object_header *sh = header_of(src);
@@ -480,11 +486,8 @@ void *copy_by_pointer_reversal(const char *call, const void *root,
     od = parent_dst;
   }
   if (bump != end)
-    throw std::runtime_error(std::string(call) +
-                             ": the graph changed between the measure pass "
-                             "and the copy (" +
-                             std::to_string(bump - buf) + " of " +
-                             std::to_string(g.bytes) + " bytes)");
+    graph_changed(call, std::to_string(bump - buf) + " of " +
+                            std::to_string(g.bytes) + " bytes");
   return root_copy;
 }
 
@@ -498,10 +501,7 @@ void *copy_leaf(const char *call, const type_record &t, const void *root,
                 arena *mark, std::vector<detail::direct_store> *direct) {
   char *bump = buf, *const end = buf + g.bytes;
   auto overflow = [&] {
-    throw std::runtime_error(std::string(call) +
-                             ": the graph changed between the measure pass "
-                             "and the copy (more than " +
-                             std::to_string(g.bytes) + " bytes)");
+    graph_changed(call, "more than " + std::to_string(g.bytes) + " bytes");
   };
   const std::size_t n = object_bytes(t);
   if (std::size_t(end - bump) < n)
@@ -552,11 +552,8 @@ void *copy_leaf(const char *call, const type_record &t, const void *root,
     }
   }
   if (bump != end)
-    throw std::runtime_error(std::string(call) +
-                             ": the graph changed between the measure pass "
-                             "and the copy (" +
-                             std::to_string(bump - buf) + " of " +
-                             std::to_string(g.bytes) + " bytes)");
+    graph_changed(call, std::to_string(bump - buf) + " of " +
+                            std::to_string(g.bytes) + " bytes");
   return dst;
 }
 
