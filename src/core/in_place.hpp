@@ -86,8 +86,12 @@ worker::run_in_place(weft_task_fn fn, void *arg, uint16_t flags,
   // new_inline_task (or end_inline) left it.
   t->fn = fn;
   t->arg = arg;
-  t->parent = parent;
-  t->group = parent->cur_group ? parent->cur_group : parent->group;
+  // Atomic (plain moves on x86): a thief may still read these words of
+  // the block through a stale deque slot (ready_deque::steal_if).
+  std::atomic_ref<task *>(t->parent).store(parent, std::memory_order_relaxed);
+  std::atomic_ref<taskgroup_state *>(t->group).store(
+      parent->cur_group ? parent->cur_group : parent->group,
+      std::memory_order_relaxed);
   t->flags = static_cast<uint16_t>(flags | TASK_INLINE);
   bool traced =
       trace_point::inline_begin(*this, *t, parent, flags, deps, ndeps);

@@ -357,11 +357,25 @@ __attribute__((always_inline)) inline void worker::run_inline_task(task &t) {
   }
 }
 
+// A payload may take a pool block that was a task a thief still looks at:
+// ready_deque::steal_if's check reads a stale task's parent and group words
+// (atomically; its answer counts for nothing when the take fails), while
+// the payload's writer stores plain bytes there. On x86 the stale read is
+// harmless, but it is a data race in C++'s model, and ThreadSanitizer
+// reports it (gomp_abi.in_place_tasks.t4). Under TSan payloads therefore
+// come from the heap, so that TSan keeps checking that task words thieves
+// read are written atomically; the release build keeps the pool.
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool kPayloadsFromPool = false;
+#else
+inline constexpr bool kPayloadsFromPool = true;
+#endif
+
 void *worker::alloc_payload(task *t, std::size_t size, std::size_t align) {
   if (size <= kTaskInlinePayload && align <= 64)
     return t->payload; // line 2 is 64-byte aligned
   void *mem;
-  if (size <= kBlockSize && align <= 64) {
+  if (kPayloadsFromPool && size <= kBlockSize && align <= 64) {
     mem = pool_.alloc();
     t->flags |= TASK_PAYLOAD_POOL;
   } else {

@@ -217,6 +217,39 @@ std::size_t store_pad(std::size_t at, std::uint64_t src, std::uint64_t bytes) {
   return std::size_t(src - (at + detail::kStoreHeaderBytes)) & 63;
 }
 
+// The source graph changed between the measure pass and the copy;
+// `how_far`: what the copy found.
+[[noreturn]] void graph_changed(const char *call, const std::string &how_far) {
+  throw std::runtime_error(std::string(call) +
+                           ": the graph changed between the measure pass "
+                           "and the copy (" +
+                           how_far + ")");
+}
+
+// Starts an object with this header tag at `at`: its header with the
+// transition words zeroed (a block start in mark, if any). Returns the
+// object's first word.
+char *start_object(char *at, decltype(object_header::tag) tag, arena *mark) {
+  auto *h = reinterpret_cast<object_header *>(at);
+  *h = {tag, 0, 0, 0, 0};
+  if (mark)
+    mark->mark_start(at);
+  return reinterpret_cast<char *>(h + 1);
+}
+
+// Starts a data store of `bytes` at `at`: its header (a block start in mark,
+// if any) and its last word's padding zeroed. Returns where its data go.
+char *start_store(char *at, std::uint64_t bytes, arena *mark) {
+  std::uint64_t tag = kStoreTag | bytes;
+  std::memcpy(at, &tag, 8);
+  if (mark)
+    mark->mark_start(at);
+  char *data = at + detail::kStoreHeaderBytes;
+  if (round8(bytes) != bytes)
+    std::memset(data + round8(bytes) - 8, 0, 8);
+  return data;
+}
+
 } // namespace
 
 // The measure pass (NEMESYS 4.4.2): iterative, an explicit stack of
@@ -301,10 +334,7 @@ void *copy_by_pointer_reversal(const char *call, const void *root,
   Map map(g.objects);
   char *bump = buf, *const end = buf + g.bytes;
   auto overflow = [&] {
-    throw std::runtime_error(std::string(call) +
-                             ": the graph changed between the measure pass "
-                             "and the copy (more than " +
-                             std::to_string(g.bytes) + " bytes)");
+    graph_changed(call, "more than " + std::to_string(g.bytes) + " bytes");
   };
   auto create = [&](const void *src) -> char * {
     const object_header *sh = header_of(src);
@@ -312,24 +342,15 @@ void *copy_by_pointer_reversal(const char *call, const void *root,
     std::size_t n = object_bytes(t);
     if (std::size_t(end - bump) < n)
       overflow();
-    auto *h = reinterpret_cast<object_header *>(bump);
-    *h = {sh->tag, 0, 0, 0, 0};
-    if (mark)
-      mark->mark_start(bump);
+    char *obj = start_object(bump, sh->tag, mark);
     bump += n;
-    return reinterpret_cast<char *>(h + 1);
+    return obj;
   };
   auto create_store = [&](std::uint64_t bytes) -> char * {
     std::size_t n = store_bytes(bytes);
     if (std::size_t(end - bump) < n)
       overflow();
-    std::uint64_t tag = kStoreTag | bytes;
-    std::memcpy(bump, &tag, 8);
-    if (mark)
-      mark->mark_start(bump);
-    char *data = bump + 8;
-    if (round8(bytes) != bytes)
-      std::memset(data + round8(bytes) - 8, 0, 8);
+    char *data = start_store(bump, bytes, mark);
     bump += n;
     return data;
   };
@@ -465,11 +486,8 @@ void *copy_by_pointer_reversal(const char *call, const void *root,
     od = parent_dst;
   }
   if (bump != end)
-    throw std::runtime_error(std::string(call) +
-                             ": the graph changed between the measure pass "
-                             "and the copy (" +
-                             std::to_string(bump - buf) + " of " +
-                             std::to_string(g.bytes) + " bytes)");
+    graph_changed(call, std::to_string(bump - buf) + " of " +
+                            std::to_string(g.bytes) + " bytes");
   return root_copy;
 }
 
@@ -483,21 +501,15 @@ void *copy_leaf(const char *call, const type_record &t, const void *root,
                 arena *mark, std::vector<detail::direct_store> *direct) {
   char *bump = buf, *const end = buf + g.bytes;
   auto overflow = [&] {
-    throw std::runtime_error(std::string(call) +
-                             ": the graph changed between the measure pass "
-                             "and the copy (more than " +
-                             std::to_string(g.bytes) + " bytes)");
+    graph_changed(call, "more than " + std::to_string(g.bytes) + " bytes");
   };
   const std::size_t n = object_bytes(t);
   if (std::size_t(end - bump) < n)
     overflow();
-  auto *h = reinterpret_cast<object_header *>(bump);
-  *h = {header_of(root)->tag, 0, 0, 0, 0};
-  if (mark)
-    mark->mark_start(bump);
+  auto *dst = reinterpret_cast<std::uint64_t *>(
+      start_object(bump, header_of(root)->tag, mark));
   bump += n;
   const auto *src = static_cast<const std::uint64_t *>(root);
-  auto *dst = reinterpret_cast<std::uint64_t *>(h + 1);
   for (const segment &s : t.segments) {
     switch (s.kind) {
     case detail::kWordData:
@@ -516,20 +528,11 @@ void *copy_leaf(const char *call, const type_record &t, const void *root,
       const std::size_t pad = store_pad(std::size_t(bump - buf), d[0], bytes);
       if (std::size_t(end - bump) < pad + sb)
         overflow();
-      if (pad) { // the filler block (store_pad)
-        std::uint64_t filler = kStoreTag | (pad - detail::kStoreHeaderBytes);
-        std::memcpy(bump, &filler, 8);
-        if (mark)
-          mark->mark_start(bump);
+      if (pad) { // the filler block (store_pad): an empty store
+        start_store(bump, pad - detail::kStoreHeaderBytes, mark);
         bump += pad;
       }
-      std::uint64_t tag = kStoreTag | bytes;
-      std::memcpy(bump, &tag, 8);
-      if (mark)
-        mark->mark_start(bump);
-      char *data = bump + 8;
-      if (round8(bytes) != bytes)
-        std::memset(data + round8(bytes) - 8, 0, 8);
+      char *data = start_store(bump, bytes, mark);
       bump += sb;
       dst[s.word] =
           std::uint64_t(reinterpret_cast<std::intptr_t>(data) + delta);
@@ -549,12 +552,9 @@ void *copy_leaf(const char *call, const type_record &t, const void *root,
     }
   }
   if (bump != end)
-    throw std::runtime_error(std::string(call) +
-                             ": the graph changed between the measure pass "
-                             "and the copy (" +
-                             std::to_string(bump - buf) + " of " +
-                             std::to_string(g.bytes) + " bytes)");
-  return h + 1;
+    graph_changed(call, std::to_string(bump - buf) + " of " +
+                            std::to_string(g.bytes) + " bytes");
+  return dst;
 }
 
 } // namespace

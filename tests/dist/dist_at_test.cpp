@@ -6,6 +6,8 @@
 #include "../places/call_tree.hpp"
 #include "../places/graph_util.hpp"
 
+#include "dist_env.hpp"
+
 #include <weft/dist.hpp>
 
 #include <gtest/gtest.h>
@@ -24,6 +26,9 @@
 
 namespace {
 
+using dist_test::expected_world;
+using dist_test::scale;
+
 struct doubles { // a leaf type: its graph is the object and one data store
   std::int64_t id;
   weft::array<double> xs;
@@ -37,16 +42,6 @@ namespace {
 
 using pt::fnode;
 using pt::leaf;
-
-int expected_world() {
-  const char *s = std::getenv("WEFT_TEST_RANKS");
-  return s ? std::atoi(s) : -1;
-}
-
-double scale() {
-  const char *s = std::getenv("WEFT_TEST_SCALE");
-  return s ? std::atof(s) : 1.0;
-}
 
 // Each test releases what it makes in rank 0's place (the arena part of a
 // 64 MiB window: 16 MiB): the place's used bytes are back at their start
@@ -528,14 +523,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "%s\n", e.what()); // dist.env.bad_place_bytes
     return 2;
   }
-  int rc = 0;
-  if (weft::here().id == 0) {
-    rc = RUN_ALL_TESTS();
-  } else if (weft::num_places() != expected_world()) {
-    std::fprintf(stderr, "rank %d: world size %d, expected %d\n",
-                 weft::here().id, weft::num_places(), expected_world());
-    rc = 1;
-  }
+  int rc = dist_test::run_tests_on_rank0();
   weft::places_mpi_finalize();
   return rc;
 }

@@ -11,6 +11,8 @@
 // the window and the ring's state while a worker was still in op_release.
 #include "../places/graph_util.hpp"
 
+#include "dist_env.hpp"
+
 #include <weft/dist.hpp>
 
 #include <gtest/gtest.h>
@@ -25,17 +27,10 @@
 
 namespace {
 
+using dist_test::expected_world;
+using dist_test::seed;
+
 using pt::fnode;
-
-int expected_world() {
-  const char *s = std::getenv("WEFT_TEST_RANKS");
-  return s ? std::atoi(s) : -1;
-}
-
-std::uint64_t seed() {
-  const char *s = std::getenv("WEFT_TEST_SEED");
-  return s ? std::strtoull(s, nullptr, 10) : 20261127;
-}
 
 constexpr int kTasks = 4;
 

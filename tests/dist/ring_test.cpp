@@ -26,6 +26,8 @@
 //     live graph instead of waiting for the ring's tail behind it.
 #include "../places/graph_util.hpp"
 
+#include "dist_env.hpp"
+
 #include <weft/dist.hpp>
 
 #include <gtest/gtest.h>
@@ -41,6 +43,8 @@
 #include <vector>
 
 namespace {
+
+using dist_test::expected_world;
 
 struct blob {
   std::int64_t id;
@@ -75,11 +79,6 @@ verdict check_blob(const blob *c) {
   for (std::size_t i = 0; i < c->xs.size(); ++i)
     v.bad += c->xs[i] != value_of(c->id, i);
   return v;
-}
-
-int expected_world() {
-  const char *s = std::getenv("WEFT_TEST_RANKS");
-  return s ? std::atoi(s) : -1;
 }
 
 // The sources of this rank (in its own 1.5 MiB arena): arrays of these

@@ -13,6 +13,8 @@
 // constraint on (worker::tied_limit).
 #include "../places/graph_util.hpp"
 
+#include "dist_env.hpp"
+
 #include <weft/dist.hpp>
 
 #include <gtest/gtest.h>
@@ -27,22 +29,10 @@
 
 namespace {
 
+using dist_test::expected_world;
+using dist_test::scale;
+
 using pt::leaf;
-
-int expected_world() {
-  const char *s = std::getenv("WEFT_TEST_RANKS");
-  return s ? std::atoi(s) : -1;
-}
-
-double scale() {
-  const char *s = std::getenv("WEFT_TEST_SCALE");
-  return s ? std::atof(s) : 1.0;
-}
-
-std::uint64_t test_seed() {
-  const char *s = std::getenv("WEFT_TEST_SEED");
-  return s ? std::strtoull(s, nullptr, 10) : 20261127;
-}
 
 std::uint64_t mix(std::uint64_t x) {
   x ^= x >> 33;
@@ -132,7 +122,7 @@ TEST(TiedCalls, TiedTasksCallOutAndAreCalledBack) {
 // them from a child task (tied too). Checked against the serial meaning.
 TEST(TiedCalls, RandomCallBackDepthsFromTiedTasks) {
   const int world = weft::num_places();
-  const std::uint64_t seed = test_seed();
+  const std::uint64_t seed = dist_test::seed();
   std::printf("TiedCalls.RandomCallBackDepthsFromTiedTasks: seed %llu "
               "(WEFT_TEST_SEED)\n",
               static_cast<unsigned long long>(seed));
@@ -207,7 +197,7 @@ TEST(TiedCalls, ChainPastTheServingBound) {
                     "call-backs above a tied task)";
   const int world = weft::num_places();
   constexpr int kCallbacks = 20;
-  const std::uint64_t seed = mix(test_seed() + 99);
+  const std::uint64_t seed = mix(dist_test::seed() + 99);
   std::uint64_t got = 0;
 #pragma omp parallel shared(got)
   {
@@ -226,14 +216,7 @@ TEST(TiedCalls, ChainPastTheServingBound) {
 int main(int argc, char **argv) {
   testing::InitGoogleTest(&argc, argv);
   weft::places_mpi_init(std::size_t(16) << 20);
-  int rc = 0;
-  if (weft::here().id == 0) {
-    rc = RUN_ALL_TESTS();
-  } else if (weft::num_places() != expected_world()) {
-    std::fprintf(stderr, "rank %d: world size %d, expected %d\n",
-                 weft::here().id, weft::num_places(), expected_world());
-    rc = 1;
-  }
+  int rc = dist_test::run_tests_on_rank0();
   weft::places_mpi_finalize();
   return rc;
 }
