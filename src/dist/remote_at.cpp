@@ -3,6 +3,7 @@
 // fetch-and-add on its top, freed out of order, its tail published for the
 // reservers), the call and reply messages, and places_mpi_init/finalize.
 #include "comm.hpp"
+#include "ring_index.hpp"
 
 #include "places/dist_seam.hpp"
 
@@ -12,7 +13,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -102,14 +102,12 @@ struct state {
   std::int64_t full_timeout_ms = 5000;
   bool restart = true; // WEFT_DIST_RING_RESTART (for the before/after figures)
   std::size_t restart_past = 0; // restart_if_drained
-  // This rank's incoming heap: released intervals [start, end) past tail.
+  // This rank's incoming heap (heap_lock): the blocks past the tail, graphs
+  // that arrived and are not released yet (live) and released ranges, by
+  // position in a flat table (ring_index.hpp: O(1); a graph may lie more
+  // than a lap past the tail when the tail waits behind a pinned one).
   std::mutex heap_lock;
-  std::map<std::uint64_t, std::uint64_t> released;
-  // Graphs that arrived and are not released yet: [start, end) by start,
-  // and their start by ring offset (a graph may lie more than a lap past
-  // the tail when the tail waits behind a pinned one).
-  std::map<std::uint64_t, std::uint64_t> live;
-  std::unordered_map<std::uint64_t, std::uint64_t> live_at;
+  std::unique_ptr<dist::ring_index> blocks;
   // The holes last published (heap_lock): the tail past the pinned graphs
   // and those graphs; none published: empty pins.
   std::uint64_t holes_tail = 0, holes_version = 0;
@@ -156,15 +154,15 @@ void publish_holes_locked() {
   std::uint64_t t = g->tail.load(std::memory_order_relaxed);
   std::vector<std::pair<std::uint64_t, std::uint64_t>> pins;
   for (;;) {
-    if (auto r = g->released.find(t); r != g->released.end()) {
-      t = r->second;
+    const dist::ring_index::block b = g->blocks->find(t);
+    if (b.k == dist::ring_index::kind::released) {
+      t = b.end;
       continue;
     }
-    auto l = g->live.find(t);
-    if (l == g->live.end() || pins.size() == kMaxPins)
+    if (b.k != dist::ring_index::kind::live || pins.size() == kMaxPins)
       break;
-    pins.emplace_back(l->first, l->second);
-    t = l->second;
+    pins.emplace_back(b.start, b.end);
+    t = b.end;
   }
   if (pins.empty() && g->pins.empty()) {
     g->holes_wanted = false;
@@ -190,13 +188,8 @@ void publish_holes_locked() {
 // Under heap_lock: frees [start, end) and publishes the tail when it moved
 // (in order: publications are queued under the lock).
 void release_locked(std::uint64_t start, std::uint64_t end) {
-  g->released.emplace(start, end);
-  std::uint64_t before = g->tail.load(std::memory_order_relaxed), t = before;
-  auto it = g->released.begin();
-  while (it != g->released.end() && it->first == t) {
-    t = it->second;
-    it = g->released.erase(it);
-  }
+  const std::uint64_t before = g->tail.load(std::memory_order_relaxed);
+  const std::uint64_t t = g->blocks->release(start, end, before);
   if (t != before) {
     g->tail.store(t, std::memory_order_relaxed);
     g->c->publish(kTailDisp, t);
@@ -250,7 +243,8 @@ void restart_if_drained() {
   {
     std::lock_guard<std::mutex> lk(g->heap_lock);
     t = g->tail.load(std::memory_order_relaxed);
-    if (g->restarting || !g->released.empty() || t % g->ring < g->restart_past)
+    if (g->restarting || g->blocks->released() != 0 ||
+        t % g->ring < g->restart_past)
       return;
     g->restarting = true;
   }
@@ -438,8 +432,7 @@ graph_buffer arrived_graph(const am_header &h, const char *body) {
   detail::mark_graph(b.base, b.bytes);
   {
     std::lock_guard<std::mutex> lk(g->heap_lock);
-    g->live.emplace(h.a[2], h.a[2] + round64(b.bytes));
-    g->live_at[h.a[2] % g->ring] = h.a[2];
+    g->blocks->arrive(h.a[2], h.a[2] + round64(b.bytes));
     publish_holes_locked();
   }
   return b;
@@ -632,16 +625,9 @@ void op_release(graph_buffer *b) {
   detail::unmark_graph(b->base, b->bytes, b->objects);
   {
     std::lock_guard<std::mutex> lk(g->heap_lock);
-    std::uint64_t pos;
-    if (auto it = g->live_at.find(off); it != g->live_at.end()) {
-      pos = it->second;
-      g->live_at.erase(it);
-      g->live.erase(pos);
-    } else {
-      // Not recorded (cannot happen): within a ring's length past the tail.
-      std::uint64_t tail = g->tail.load(std::memory_order_relaxed);
-      pos = tail + (off + g->ring - tail % g->ring) % g->ring;
-    }
+    // Throws (naming the offset) when no graph is live there: released
+    // twice, or never arrived.
+    const std::uint64_t pos = g->blocks->live_at(off).start;
     release_locked(pos, pos + n);
   }
   // Not on the progress thread (a future dropped before its reply came
@@ -739,6 +725,7 @@ void places_mpi_init(std::size_t bytes) {
   s->finalize_timeout_s = env.finalize_timeout_s;
   s->ring = (bytes - s->incoming - s->slack) & ~std::size_t(63);
   s->restart_past = std::min(s->ring / 2, kRestartPast);
+  s->blocks = std::make_unique<dist::ring_index>(s->ring);
   g = s.get();
   dist::am_handler handlers[dist::kMaxHandlers] = {};
   handlers[kCall] = on_call;
