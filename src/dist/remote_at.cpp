@@ -116,6 +116,10 @@ struct state {
   std::atomic<std::uint64_t> holes_published{0}, pinned_skips{0};
   // Written under heap_lock; read without it for the replies.
   std::atomic<std::uint64_t> tail{0};
+  // The tail in the window (heap_lock; publish_tail_locked): what it last
+  // published, and until where every move is published (a sender asked).
+  std::uint64_t tail_published = 0, tail_wanted_until = 0;
+  std::uint64_t tail_publish_every = 0; // ring / 16
   bool restarting = false; // a worker is restarting the ring (heap_lock)
   std::atomic<std::uint64_t> restarts{0}, restarts_lost{0}, straddles{0};
   // Result graphs left in the ring because the arena had no room for them.
@@ -185,14 +189,32 @@ void publish_holes_locked() {
   g->holes_published.fetch_add(1, std::memory_order_relaxed);
 }
 
-// Under heap_lock: frees [start, end) and publishes the tail when it moved
-// (in order: publications are queued under the lock).
+// Under heap_lock: writes the tail into the window (an MPI_Accumulate and
+// a flush on this rank's own window, about 1 000 instructions; in order:
+// publications are queued under the lock).
+void publish_tail_locked() {
+  const std::uint64_t t = g->tail.load(std::memory_order_relaxed);
+  if (t == g->tail_published)
+    return;
+  g->c->publish(kTailDisp, t);
+  g->tail_published = t;
+}
+
+// Under heap_lock: frees [start, end) and moves the tail. The window's tail
+// is read only by senders that find the ring full (reserve: the replies
+// carry the tail to the others), so it is published lazily: once it moved
+// ring / 16 past the last publication, and at every move while a sender
+// asked (kHoles, sent as soon as it finds the ring full and every ~5 ms
+// while it waits: on_holes publishes at once, and every move for a lap
+// after). A stale tail only makes a sender wait, never overwrite.
 void release_locked(std::uint64_t start, std::uint64_t end) {
   const std::uint64_t before = g->tail.load(std::memory_order_relaxed);
   const std::uint64_t t = g->blocks->release(start, end, before);
   if (t != before) {
     g->tail.store(t, std::memory_order_relaxed);
-    g->c->publish(kTailDisp, t);
+    if (t < g->tail_wanted_until ||
+        t - g->tail_published >= g->tail_publish_every)
+      publish_tail_locked();
   }
   publish_holes_locked();
 }
@@ -550,6 +572,8 @@ void on_forfeit(int, const am_header &h, const char *) {
 
 void on_holes(int, const am_header &, const char *) {
   std::lock_guard<std::mutex> lk(g->heap_lock);
+  publish_tail_locked();
+  g->tail_wanted_until = g->tail.load(std::memory_order_relaxed) + g->ring;
   g->holes_wanted = true;
   publish_holes_locked();
 }
@@ -726,6 +750,7 @@ void places_mpi_init(std::size_t bytes) {
   s->ring = (bytes - s->incoming - s->slack) & ~std::size_t(63);
   s->restart_past = std::min(s->ring / 2, kRestartPast);
   s->blocks = std::make_unique<dist::ring_index>(s->ring);
+  s->tail_publish_every = s->ring / 16;
   g = s.get();
   dist::am_handler handlers[dist::kMaxHandlers] = {};
   handlers[kCall] = on_call;
