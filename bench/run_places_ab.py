@@ -16,7 +16,7 @@ medians (docs/places.md says why three):
 
     python3 bench/run_places_ab.py OLD_LIB_DIR NEW_LIB_DIR [--build build]
         [--rounds 5] [--sizes 2048,4096,16384,1048576]
-        [--dist-sizes 2048,16384,65536,1048576] [--no-dist]
+        [--dist-sizes 2048,16384,65536,1048576] [--no-dist | --no-copy]
 
 Run it at high priority (nice -n -10); the load is printed with each round.
 Python 3 standard library only.
@@ -97,6 +97,8 @@ def main():
     ap.add_argument("--sizes", default="2048,4096,16384,1048576")
     ap.add_argument("--dist-sizes", default="2048,16384,65536,1048576")
     ap.add_argument("--no-dist", action="store_true")
+    ap.add_argument("--no-copy", action="store_true",
+                    help="across ranks only (a change in src/dist)")
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
     sizes = [int(x) for x in a.sizes.split(",")]
@@ -108,22 +110,24 @@ def main():
         for which in (("old", "new") if i % 2 == 0 else ("new", "old")):
             load = os.getloadavg()[0]
             loads.append(load)
-            res = {"copy": copy_round(a.build, libs[which], sizes),
-                   "load": load}
+            res = {"copy": {} if a.no_copy else
+                   copy_round(a.build, libs[which], sizes), "load": load}
             if not a.no_dist:
                 res["dist"] = dist_round(a.build, libs[which], dsizes)
             runs[which].append(res)
             print("round %d %s load %.1f: %s" % (
                 i, which, load, " ".join(
                     "%d:%.0f%%" % (n, 100 * res["copy"][n]["weft"])
-                    for n in sizes)), file=sys.stderr, flush=True)
+                    for n in sizes if n in res["copy"])),
+                file=sys.stderr, flush=True)
     print("%d rounds each, alternating; load %.1f-%.1f" % (
         a.rounds, min(loads), max(loads)))
-    print("\nIn one process, weft's copy as a fraction of memcpy's bandwidth"
-          " (median over rounds, min-max):")
-    print("| doubles | old | new | old, intermediate | new, intermediate |")
-    print("| ---: | ---: | ---: | ---: | ---: |")
-    for n in sizes:
+    if not a.no_copy:
+        print("\nIn one process, weft's copy as a fraction of memcpy's "
+              "bandwidth (median over rounds, min-max):")
+        print("| doubles | old | new | old, intermediate | new, intermediate |")
+        print("| ---: | ---: | ---: | ---: | ---: |")
+    for n in ([] if a.no_copy else sizes):
         cells = [summary([r["copy"][n][k] for r in runs[w]])
                  for k in ("weft",) for w in ("old", "new")]
         cells += [summary([r["copy"][n]["weft_intermediate"]
