@@ -390,17 +390,37 @@ TEST(Ring, ABlockedCallDoesNotPinTheRing) {
 }
 
 // Every other rank into rank 0's one ring at once, under back-pressure:
-// each of 4 tasks per rank keeps 8 calls in flight, each carrying one of
-// the large arrays (9 001 to 20 000 doubles, 72-160 KiB) whose f holds its
-// graph ~1 ms, so the senders' graphs in flight (2-6 MiB) exceed the 3 MiB
-// ring: they find it full, ask for the tail (kHoles) and wait for releases
-// (the window's tail is published lazily: a stale one must only delay
-// them). Every copy is checked against its source; the senders' control
-// messages show that they did wait.
+// each of 4 tasks per rank keeps 16 calls in flight, each carrying one of
+// the large arrays (9 001 to 20 000 doubles, 72-160 KiB), at least
+// 4.5 MiB per sender against a 3 MiB ring. The first f's on rank 0 hold
+// its workers until calls stop arriving (gate: no arrival for 100 ms, at
+// most 3 s), so the calls queue with their graphs live in the ring until
+// it is full, whatever the timing: the senders must find it full, ask for
+// the tail (kHoles) and wait for releases (the window's tail is published
+// lazily: a stale one must only delay them). Every copy is checked against
+// its source; the senders' control messages show that they did wait.
 std::atomic<int> g_served{0}; // f runs of the back-pressure test
+std::atomic<bool> g_gate_open{false};
+
+void wait_for_arrivals_to_stop() {
+  std::uint64_t last = weft::places_mpi_stats().calls_received;
+  auto quiet_since = std::chrono::steady_clock::now();
+  const auto limit = quiet_since + std::chrono::seconds(3);
+  while (!g_gate_open.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const auto now = std::chrono::steady_clock::now();
+    const std::uint64_t n = weft::places_mpi_stats().calls_received;
+    if (n != last) {
+      last = n;
+      quiet_since = now;
+    }
+    if (now - quiet_since > std::chrono::milliseconds(100) || now > limit)
+      g_gate_open.store(true);
+  }
+}
 
 TEST(Ring, EveryRankIntoOneRingUnderBackPressure) {
-  const int tasks = 4, per_task = 24, in_flight = 8;
+  const int tasks = 4, per_task = 24, in_flight = 16;
   const weft::dist_stats before = weft::places_mpi_stats();
   std::atomic<int> bad{0};
   if (weft::here().id != 0) {
@@ -416,7 +436,7 @@ TEST(Ring, EveryRankIntoOneRingUnderBackPressure) {
             fs.emplace_back(
                 i, weft::async_at(weft::place{0}, g_src->blobs[i], [](blob *c) {
                   g_served.fetch_add(1);
-                  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                  wait_for_arrivals_to_stop();
                   return check_blob(c);
                 }));
             while (fs.size() >= std::size_t(in_flight) ||
