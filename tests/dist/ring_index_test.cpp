@@ -67,7 +67,9 @@ bool overlaps_live(const model &m, std::uint64_t ring, std::uint64_t s,
   return false;
 }
 
-void run(std::uint32_t seed, std::uint64_t ring, int steps) {
+// Checks every block past the tail against the model every check_every
+// steps (a scan of up to three laps).
+void run(std::uint32_t seed, std::uint64_t ring, int steps, int check_every) {
   std::mt19937_64 rng(seed);
   ring_index r(ring);
   model m;
@@ -111,7 +113,8 @@ void run(std::uint32_t seed, std::uint64_t ring, int steps) {
         EXPECT_THROW(r.live_at(s % ring), std::logic_error);
       }
     }
-    agree(r, m, top);
+    if (i % check_every == 0 || i == steps - 1)
+      agree(r, m, top);
     if (::testing::Test::HasFatalFailure())
       return;
   }
@@ -121,11 +124,11 @@ void run(std::uint32_t seed, std::uint64_t ring, int steps) {
 
 TEST(RingIndex, RandomAgainstMaps) {
   for (std::uint32_t seed = 1; seed <= 20; ++seed) {
-    run(seed, 64 * 64, 3000);
+    run(seed, 64 * 64, 3000, 1);
     if (HasFatalFailure())
       return;
   }
-  run(99, 64 * 1024, 20000);
+  run(99, 64 * 1024, 20000, 97);
 }
 
 TEST(RingIndex, Errors) {
