@@ -18,9 +18,9 @@
 // Not thread-safe: the caller holds its lock (remote_at.cpp's heap_lock).
 #pragma once
 
+#include <sys/mman.h>
+
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -37,17 +37,26 @@ public:
   };
 
   // ring: the ring's length in bytes, a positive multiple of 64. The table
-  // (16 bytes per 64-byte granule) is zeroed memory from calloc: its pages
-  // are touched only where blocks start.
+  // (16 bytes per 64-byte granule: a quarter of the ring, e.g. 32 MiB for
+  // the default 256 MiB place) is an anonymous mapping without swap
+  // reservation: zero pages, touched only where blocks start (with the
+  // ring's restart, its first ~256 KiB of granules).
   explicit ring_index(std::uint64_t ring) : ring_(ring) {
     if (ring == 0 || ring % 64)
       throw std::invalid_argument("weft::dist::ring_index: a ring of " +
                                   std::to_string(ring) +
                                   " bytes (a positive multiple of 64)");
-    tab_.reset(static_cast<entry *>(std::calloc(ring / 64, sizeof(entry))));
-    if (!tab_)
+    const std::size_t bytes = ring / 64 * sizeof(entry);
+    void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
       throw std::bad_alloc();
+    tab_ = static_cast<entry *>(p);
+    tab_bytes_ = bytes;
   }
+  ~ring_index() { ::munmap(tab_, tab_bytes_); }
+  ring_index(const ring_index &) = delete;
+  ring_index &operator=(const ring_index &) = delete;
 
   // The block starting at pos, or kind::none.
   block find(std::uint64_t pos) const {
@@ -140,9 +149,6 @@ private:
     std::uint64_t start;
     std::uint64_t tag; // end | kind (end a multiple of 64); 0: empty
   };
-  struct free_deleter {
-    void operator()(entry *p) const { std::free(p); }
-  };
 
   std::uint64_t slot(std::uint64_t pos) const { return (pos % ring_) / 64; }
   static block unpack(const entry &e) {
@@ -184,7 +190,8 @@ private:
   }
 
   std::uint64_t ring_;
-  std::unique_ptr<entry[], free_deleter> tab_;
+  entry *tab_ = nullptr;
+  std::size_t tab_bytes_ = 0;
   std::unordered_map<std::uint64_t, entry> over_;
   std::size_t released_ = 0;
   std::uint64_t overflowed_ = 0;
