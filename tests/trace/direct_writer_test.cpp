@@ -21,7 +21,9 @@ namespace weft::trace {
 namespace {
 
 // ---- the model: the hooks of trace format 8/9's recorder (main at
-// 3b12034), on an unbounded buffer, so without its buffer-edge cases.
+// 3b12034), on an unbounded buffer, so without its buffer-edge cases;
+// and version 10's task run in place with dependences (m_inline_begun_dep,
+// m_inline_begun_deps).
 struct model_log {
   std::vector<record> r;
   uint16_t thread = 0;

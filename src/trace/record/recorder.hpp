@@ -24,7 +24,8 @@
 // task_inline until its end) are held as a few fields of the thread_log,
 // not written; each is encoded once, when it can no longer change, and any
 // other record first writes the tail out. So the bytes are those that
-// encoding format 8's merged records would give (tests/trace/
+// encoding format 8's merged records (and version 10's task_inline_dep)
+// would give (tests/trace/
 // direct_writer_test.cpp checks them against a model of that recorder).
 #pragma once
 
