@@ -428,6 +428,7 @@ private:
     case trace::kind::deps:
     case trace::kind::task_exec:
     case trace::kind::task_inline:
+    case trace::kind::task_inline_dep:
     case trace::kind::task_exec2:
       // record_stream expands the merged kinds into their events.
       throw trace::error("trace: " + path_ + ": a " + trace::name(r.type) +

@@ -54,6 +54,10 @@ WEFT_API void task_discard(void *handle);
 // Runs fn(arg) here and now as a child task of the caller's (after
 // task_create chose that); an exception is the child's, as if deferred.
 WEFT_API void run_here(weft_task_fn fn, void *arg);
+// run_here with the task's dependences (deps as given to task_create), which
+// a trace records so that its replay keeps the task's edges.
+WEFT_API void run_here_deps(weft_task_fn fn, void *arg, const weft_dep *deps,
+                            int ndeps);
 // The exception behind the last WEFT_ETASK on this thread (cleared).
 WEFT_API std::exception_ptr take_exception();
 
@@ -111,7 +115,7 @@ template <class... Args> void spawn(Args &&...args) {
   if (!handle) {
     F f(std::forward<std::tuple_element_t<last, std::tuple<Args...>>>(
         std::get<last>(all)));
-    detail::run_here(&detail::call_closure<F>, &f);
+    detail::run_here_deps(&detail::call_closure<F>, &f, deps, n);
     return;
   }
   try {

@@ -174,6 +174,15 @@ void run_here(weft_task_fn fn, void *arg) {
   tl_worker->run_in_place(fn, arg, TASK_THROTTLED);
 }
 
+void run_here_deps(weft_task_fn fn, void *arg, const weft_dep *deps,
+                   int ndeps) {
+  // As weft_spawn: a traced task with dependences gives them to the trace.
+  if (__builtin_expect(trace_point::records_deps(ndeps), 0))
+    tl_worker->run_inline(fn, arg, TASK_THROTTLED, deps, ndeps);
+  else
+    tl_worker->run_in_place(fn, arg, TASK_THROTTLED);
+}
+
 int task_submit(void *handle, const weft_dep *deps, int ndeps, int priority) {
   return submit(*tl_worker, static_cast<task *>(handle), deps, ndeps, priority);
 }

@@ -462,8 +462,9 @@ __attribute__((noinline)) bool runtime::still_throttled(worker &w,
   uint64_t now = grain_clock();
   uint64_t last = w.inline_ticks_;
   w.inline_ticks_ = now;
-  const uint64_t hand_off = kHandOffTicks + trace_point::in_place_allowance() +
-                            kDepHandOffTicks * w.inline_deps_;
+  const uint64_t hand_off =
+      kHandOffTicks + trace_point::in_place_allowance(w.inline_deps_ != 0) +
+      kDepHandOffTicks * w.inline_deps_;
   // An interval in which more than a quarter of the tasks could not run
   // in place (their predecessors unfinished) measured deferrals, not
   // in-place tasks (a chain's first task after a release waits for the

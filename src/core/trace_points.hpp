@@ -136,18 +136,23 @@ inline_begin_traced(worker &w, task &t, task *parent, uint16_t flags) {
 }
 
 // t has the ndeps > 0 dependences deps (the throttle ran it in place once
-// the engine said they were satisfied): recorded as a created task's are
-// (trace::inline_begun_deps), so that a replay orders it after its
-// predecessors and its successors after it. Its start follows their ends,
-// perhaps on other threads: read after a fence.
+// the engine said they were satisfied): recorded with them, so that a replay
+// orders it after its predecessors and its successors after it: one
+// task_inline_dep with a single dependence (trace::inline_begun_dep), else
+// as a created task's are (trace::inline_begun_deps). Its start follows
+// their ends, perhaps on other threads: read after a fence.
 [[gnu::noinline]] inline void inline_begin_deps(worker &w, task &t,
                                                 task *parent, uint16_t flags,
                                                 const weft_dep *deps,
                                                 int ndeps) {
   uint8_t undeferred = flags & TASK_THROTTLED ? 0 : trace::flag_undeferred;
-  t.trace_id = trace::inline_begun_deps(
-      *w.trace_log(), parent ? parent->trace_id : 0, deps, ndeps,
-      undeferred | flags_of(&t), trace::ticks());
+  trace::thread_log &l = *w.trace_log();
+  uint32_t pid = parent ? parent->trace_id : 0;
+  uint8_t f = static_cast<uint8_t>(undeferred | flags_of(&t));
+  t.trace_id =
+      ndeps == 1
+          ? trace::inline_begun_dep(l, pid, deps[0], f, trace::ticks())
+          : trace::inline_begun_deps(l, pid, deps, ndeps, f, trace::ticks());
 }
 
 // Whether a task run in place with ndeps dependences has them recorded:
@@ -175,9 +180,12 @@ inline void inline_end(worker &w, const task &t, bool on) {
 
 // What recording costs a task run in place, in grain-clock ticks (the trace
 // clock's), for the throttle to allow for (runtime::still_throttled); 0
-// when not recording.
-inline uint64_t in_place_allowance() {
-  return __builtin_expect(trace::on(), 0) ? trace::g_in_place_ticks : 0;
+// when not recording. deps: the creator's tasks have dependences (a fenced
+// start and a task_inline_dep record, about twice the cost).
+inline uint64_t in_place_allowance(bool deps) {
+  return __builtin_expect(trace::on(), 0)
+             ? (deps ? trace::g_in_place_dep_ticks : trace::g_in_place_ticks)
+             : 0;
 }
 
 // ---- spawning (runtime::spawn) ---------------------------------------------

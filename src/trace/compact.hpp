@@ -81,7 +81,8 @@ inline uint64_t ld16(const uint8_t *p) {
 // task_exec2 (13): time delta, first id delta, second id - first (both
 // zigzag), first schedule, first body, second schedule, second body.
 // task_spawn_dep (9): sub, time delta, id delta, spawn length, address
-// delta (zigzag).
+// delta (zigzag). task_inline_dep (9): the same, the body's length in place
+// of the spawn length.
 // task_spawn (7): sub, time delta, id delta, spawn length (no dependences).
 // task_inline (7): sub, time delta, id delta, body length (count).
 // The sub of the task_exec and task_exec2 the recorder writes (their
@@ -128,13 +129,16 @@ short_exec2(state &s, uint64_t time, uint64_t id1, uint64_t id2,
   s.run = id2;
   return p + 13;
 }
+// task_spawn_dep (len: the spawn length) or task_inline_dep (len: the
+// body's length).
 [[gnu::always_inline]] inline uint8_t *
 short_spawn_dep(state &s, uint8_t sub, uint64_t time, uint64_t id,
-                uint64_t parent, uint64_t len, uint64_t addr, uint8_t *p) {
+                uint64_t parent, uint64_t len, uint64_t addr, uint8_t *p,
+                kind k = kind::task_spawn_dep) {
   uint64_t dt = time - s.time, di = id - s.task, da = zig(addr - s.addr);
   if (parent != s.parent || ((dt | len | da) >> 16) != 0 || di > 0xff)
     return nullptr;
-  p[0] = static_cast<uint8_t>(kind::task_spawn_dep) | kShort;
+  p[0] = static_cast<uint8_t>(static_cast<uint8_t>(k) | kShort);
   p[1] = sub;
   st16(p + 2, dt);
   p[4] = static_cast<uint8_t>(di);
@@ -176,9 +180,10 @@ inline uint8_t *encode_short(state &s, const record &r, uint8_t *p) {
                        exec2_field(r.arg, 0), r.count, exec2_field(r.arg, 1),
                        exec2_field(r.arg, 2), p);
   case kind::task_spawn_dep:
+  case kind::task_inline_dep:
     return short_spawn_dep(s, r.sub, r.time, r.task & 0xffffffffu,
                            r.arg & 0xffffffffu, r.arg >> 32,
-                           uint64_t(r.count) << 32 | r.task >> 32, p);
+                           uint64_t(r.count) << 32 | r.task >> 32, p, r.type);
   case kind::task_spawn:
     if (r.count != 0)
       return nullptr;
@@ -205,7 +210,8 @@ inline uint8_t *encode_short(state &s, const record &r, uint8_t *p) {
   if (r.sub)
     *p++ = r.sub;
   switch (r.type) {
-  case kind::task_spawn_dep: {
+  case kind::task_spawn_dep:
+  case kind::task_inline_dep: {
     uint64_t id = r.task & 0xffffffffu;
     uint64_t addr = uint64_t(r.count) << 32 | r.task >> 32;
     p = put(p, zig(r.time - s.time));
@@ -288,6 +294,7 @@ inline std::string decode_short(state &s, uint8_t kb, const uint8_t *data,
     n = 12;
     break;
   case kind::task_spawn_dep:
+  case kind::task_inline_dep:
     n = 8;
     break;
   case kind::task_spawn:
@@ -325,7 +332,8 @@ inline std::string decode_short(state &s, uint8_t kb, const uint8_t *data,
     s.run = id2;
     break;
   }
-  case kind::task_spawn_dep: {
+  case kind::task_spawn_dep:
+  case kind::task_inline_dep: {
     uint64_t id = s.task + q[3];
     if (id > UINT32_MAX)
       return "task id over 32 bits";
@@ -438,6 +446,7 @@ inline std::string decode(const uint8_t *data, std::size_t bytes,
     uint64_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0;
     switch (r.type) {
     case kind::task_spawn_dep:
+    case kind::task_inline_dep:
       if (!get(a) || !get(b) || !get(c) || !get32(d, "spawn length") || !get(e))
         return why;
       r.time = s.time + unzig(a);

@@ -32,20 +32,21 @@ inline std::string sys_error(const char *what, const std::string &path) {
 }
 
 inline constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'T', 'R', 'C', '1'};
-// 9: chunks of compact records (compact.hpp; the record kinds as in 8);
-// the readers read versions 6-8 too. 8: the merged kinds 26 (a task run in
-// place: its creation, start and end in one record) and 27 (two task_exec in
-// one); the readers read versions 6 and 7 too. 7: the merged kinds 23-25 (a
-// task's single dependence inside its task_spawn, three dependences per record,
-// a task's schedule segment, start and end in one record) and no finish segment
-// timed apart; the readers read version 6 too. 6: the arguments of weft_wait
-// (kind 22). 5: the placement decisions (kind 21). 4: the phase marks (kind
-// 20). 3: the region kinds 15-19 (a region's parent, a region task's spawn and
-// arguments, the core task that runs it). 2: times in ticks with the rate in
-// the header, overhead durations in ticks, the merged kinds 12-14. (Version 1
-// had times in ns and no rate; it gained kind 11, rtask_arg, without a new
-// number.)
-inline constexpr uint32_t kVersion = 9;
+// 10: the merged kind 28 (a task run in place with its one dependence
+// inside); the readers read versions 6-9 too. 9: chunks of compact records
+// (compact.hpp; the record kinds as in 8); the readers read versions 6-8 too.
+// 8: the merged kinds 26 (a task run in place: its creation, start and end in
+// one record) and 27 (two task_exec in one); the readers read versions 6 and 7
+// too. 7: the merged kinds 23-25 (a task's single dependence inside its
+// task_spawn, three dependences per record, a task's schedule segment, start
+// and end in one record) and no finish segment timed apart; the readers read
+// version 6 too. 6: the arguments of weft_wait (kind 22). 5: the placement
+// decisions (kind 21). 4: the phase marks (kind 20). 3: the region kinds 15-19
+// (a region's parent, a region task's spawn and arguments, the core task that
+// runs it). 2: times in ticks with the rate in the header, overhead durations
+// in ticks, the merged kinds 12-14. (Version 1 had times in ns and no rate; it
+// gained kind 11, rtask_arg, without a new number.)
+inline constexpr uint32_t kVersion = 10;
 // The first version whose chunks hold compact records.
 inline constexpr uint32_t kCompactVersion = 9;
 // The oldest version the readers read (its kinds are a subset of this one's).
@@ -150,8 +151,19 @@ enum class kind : uint8_t {
                     // first's start and body length; task: the first id |
                     // the second << 32; arg: exec2_arg(the first's
                     // schedule length, the second's, the second's body)
+  // Version 10's merged kind (only in files):
+  task_inline_dep = 28, // a task run in place by its creator with one
+                        // dependence: task_create (sub & 0x0f: flags, one
+                        // dep record of mode (sub >> 4) & 7 at the address
+                        // count << 32 | task >> 32), task_begin at `time`;
+                        // task & 0xffffffff: its id; arg: parent id (low 32
+                        // bits) | the body's length in ticks << 32; with
+                        // sub's bit kInlineEnded, also task_end at time +
+                        // that length, else a task_end follows (and the
+                        // length is 0)
 };
-// task_inline's sub bit: its end is inside (count holds the body's length).
+// task_inline's and task_inline_dep's sub bit: its end is inside (the
+// body's length in count, or arg's high half).
 inline constexpr uint8_t kInlineEnded = 0x80;
 
 // A task_exec2's arg: three lengths in ticks of under 2^21 each (bits
@@ -164,9 +176,10 @@ inline uint64_t exec2_field(uint64_t arg, int i) {
   return (arg >> (21 * i)) & kExec2Max;
 }
 // The last record kind a reader knows, by the file's version.
-inline constexpr kind kLastKind = kind::task_exec2;
+inline constexpr kind kLastKind = kind::task_inline_dep;
 inline constexpr kind last_kind(uint32_t version) {
-  return version >= 8   ? kind::task_exec2
+  return version >= 10  ? kind::task_inline_dep
+         : version >= 8 ? kind::task_exec2
          : version >= 7 ? kind::task_exec
                         : kind::rwait;
 }

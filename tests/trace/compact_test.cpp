@@ -98,7 +98,10 @@ wt::record random_record(std::mt19937_64 &g, uint16_t thread, uint64_t &t) {
   case kind::task_spawn:
   case kind::task_inline:
   case kind::task_spawn_dep:
-    r.task = r.type == kind::task_spawn_dep ? any(g, 64) : any(g, 32);
+  case kind::task_inline_dep:
+    r.task = r.type == kind::task_spawn_dep || r.type == kind::task_inline_dep
+                 ? any(g, 64)
+                 : any(g, 32);
     break;
   case kind::task_run:
   case kind::task_exec:
@@ -114,14 +117,14 @@ wt::record random_record(std::mt19937_64 &g, uint16_t thread, uint64_t &t) {
 // lengths): what the short forms are for, with values at their edges.
 wt::record near_record(std::mt19937_64 &g, uint16_t thread, uint64_t &t,
                        uint64_t &id, uint64_t &addr, uint32_t parent) {
-  static const kind kinds[5] = {kind::task_exec, kind::task_exec2,
+  static const kind kinds[6] = {kind::task_exec,      kind::task_exec2,
                                 kind::task_spawn_dep, kind::task_spawn,
-                                kind::task_inline};
+                                kind::task_inline,    kind::task_inline_dep};
   auto small = [&](uint64_t limit) {
     return g() % 4 == 0 ? limit - g() % 2 : g() % limit;
   };
   wt::record r{};
-  r.type = kinds[g() % 5];
+  r.type = kinds[g() % 6];
   r.thread = thread;
   t += small(1 << 16);
   r.time = t;
@@ -143,6 +146,7 @@ wt::record near_record(std::mt19937_64 &g, uint16_t thread, uint64_t &t,
     break;
   }
   case kind::task_spawn_dep:
+  case kind::task_inline_dep:
     addr += (g() % 2 ? 1 : -1) * static_cast<int64_t>(small(1 << 15));
     r.sub = static_cast<uint8_t>(g());
     r.task = id | (addr & 0xffffffffu) << 32;
@@ -217,6 +221,63 @@ TEST(Compact, EveryKindRoundTripsExactly) {
 
 // Several threads write chunks of their own records at once (the writer's
 // scratch space is per thread): each chunk decodes to what its thread gave.
+// Version 10's task_inline_dep in its short form, packed here byte by byte
+// from the format's description (docs/trace-format.md): kind 28 | kShort,
+// sub, time delta (u16), id delta (u8), body length (u16), address delta
+// (u16, zigzag), all from a chunk's start (time, id, parent, address 0);
+// then a second one 3 ids on with the address 8 bytes back; then one too
+// far for the short form (a 17-bit body) in the varint form.
+TEST(Compact, InlineDepShortFormIsItsNineBytes) {
+  const uint64_t base = 0x1234;
+  std::vector<wt::record> in = {
+      // task_create (parent 0) first: the short form needs the parent named.
+      wt::record{kind::task_create, 0, 0, 0, 10, 1, 0},
+      wt::record{kind::task_inline_dep,
+                 static_cast<uint8_t>(wt::kInlineEnded | 3 << 4 | 1), 0, 0, 300,
+                 2 | base << 32, 0 | uint64_t(500) << 32},
+      wt::record{kind::task_inline_dep,
+                 static_cast<uint8_t>(wt::kInlineEnded | 1 << 4), 0, 0,
+                 300 + 0x0102, 5 | (base - 8) << 32, 0 | uint64_t(7) << 32},
+      wt::record{kind::task_inline_dep, static_cast<uint8_t>(2 << 4), 0, 0,
+                 1000, 6 | (base - 8) << 32, uint64_t(1) << (32 + 17)},
+  };
+  std::vector<uint8_t> buf(in.size() * wt::compact::kMaxRecordBytes +
+                           wt::compact::kSlack);
+  wt::compact::state s;
+  uint8_t *p = buf.data();
+  for (const wt::record &r : in)
+    p = wt::compact::encode(s, r, p);
+  buf.resize(static_cast<std::size_t>(p - buf.data()));
+  // The first record's varint form: kind, count 0, time 10 (zigzag 20),
+  // task 1 (2), id - parent 1 (2), arg's high half 0: 1-byte prefix
+  // varints (value << 1 | 1).
+  const std::vector<uint8_t> want_head = {1, 1, 41, 5, 5, 1};
+  ASSERT_GE(buf.size(), want_head.size() + 18);
+  EXPECT_EQ(std::vector<uint8_t>(buf.begin(), buf.begin() + 6), want_head);
+  const std::vector<uint8_t> want_short = {
+      28 | 0x40, 0x80 | 0x30 | 1, 0x22, 0x01, 1, 0xf4, 0x01, 0x68, 0x24,
+      28 | 0x40, 0x80 | 0x10,     0x02, 0x01, 3, 7,    0,    15,   0};
+  EXPECT_EQ(std::vector<uint8_t>(buf.begin() + 6, buf.begin() + 24),
+            want_short);
+  // The third: no short form (its body needs 17 bits).
+  EXPECT_EQ(buf[24], 28 | wt::compact::kHasSub);
+  std::vector<wt::record> out;
+  std::size_t at = 0;
+  ASSERT_EQ(wt::compact::decode(buf.data(), buf.size(),
+                                static_cast<uint32_t>(in.size()), 0, out,
+                                nullptr, &at),
+            "");
+  ASSERT_EQ(out.size(), in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    EXPECT_EQ(out[i].type, in[i].type) << i;
+    EXPECT_EQ(out[i].sub, in[i].sub) << i;
+    EXPECT_EQ(out[i].count, in[i].count) << i;
+    EXPECT_EQ(out[i].time, in[i].time) << i;
+    EXPECT_EQ(out[i].task, in[i].task) << i;
+    EXPECT_EQ(out[i].arg, in[i].arg) << i;
+  }
+}
+
 TEST(Compact, WriterChunksFromManyThreadsDecodeToTheirRecords) {
   std::string path = temp_path("threads");
   const int threads = 8, chunks = 20;

@@ -21,7 +21,9 @@ namespace weft::trace {
 namespace {
 
 // ---- the model: the hooks of trace format 8/9's recorder (main at
-// 3b12034), on an unbounded buffer, so without its buffer-edge cases.
+// 3b12034), on an unbounded buffer, so without its buffer-edge cases;
+// and version 10's task run in place with dependences (m_inline_begun_dep,
+// m_inline_begun_deps).
 struct model_log {
   std::vector<record> r;
   uint16_t thread = 0;
@@ -144,12 +146,39 @@ void m_inline_begun(model_log &l, uint32_t id, uint32_t parent, uint8_t flags,
                     uint64_t at) {
   l.put(kind::task_inline, flags, 0, at, id, parent);
 }
+// Version 10: a task run in place with one dependence is one
+// task_inline_dep, laid out here field by field from the format's
+// description (trace_format.hpp): sub = flags | mode << 4, task = id | the
+// address's low half << 32, count = its high half, arg = parent (its end,
+// when it comes inside, adds the body's length << 32 and kInlineEnded).
+void m_inline_begun_dep(model_log &l, uint32_t id, uint32_t parent,
+                        const weft_dep &d, uint8_t flags, uint64_t at) {
+  l.lists.push_back({d});
+  const uint64_t addr = reinterpret_cast<uint64_t>(d.addr);
+  l.put(kind::task_inline_dep,
+        static_cast<uint8_t>(flags + 16 * static_cast<unsigned>(d.mode)),
+        static_cast<uint32_t>(addr / (uint64_t(1) << 32)), at,
+        id + (addr % (uint64_t(1) << 32)) * (uint64_t(1) << 32), parent);
+}
+// More than one dependence: task_create, its dependences, task_begin.
+void m_inline_begun_deps(model_log &l, uint32_t id, uint32_t parent,
+                         const weft_dep *deps, int ndeps, uint8_t flags,
+                         uint64_t at) {
+  l.put(kind::task_create, flags, static_cast<uint32_t>(ndeps), at, id, parent);
+  m_put_deps(l, id, at, deps, ndeps);
+  l.put(kind::task_begin, 0, 0, at, id, 0);
+}
 void m_inline_ended(model_log &l, uint32_t id, uint64_t at) {
   record *x = l.last();
   if (x && x->type == kind::task_inline && x->task == id &&
       !(x->sub & kInlineEnded) && at >= x->time && at - x->time <= UINT32_MAX) {
     x->sub = static_cast<uint8_t>(x->sub | kInlineEnded);
     x->count = static_cast<uint32_t>(at - x->time);
+  } else if (x && x->type == kind::task_inline_dep &&
+             x->task % (uint64_t(1) << 32) == id && !(x->sub & kInlineEnded) &&
+             at >= x->time && at - x->time <= UINT32_MAX) {
+    x->sub = static_cast<uint8_t>(x->sub | kInlineEnded);
+    x->arg += (at - x->time) * (uint64_t(1) << 32);
   } else {
     l.put(kind::task_end, 0, 0, at, id, 0);
   }
@@ -285,8 +314,22 @@ struct driver {
     uint64_t at = tick();
     uint8_t flags = static_cast<uint8_t>(pick(2) ? flag_undeferred : 0);
     uint32_t id = fresh();
-    ASSERT_EQ(inline_begun(l, parent, flags, at), id);
-    m_inline_begun(m, id, parent, flags, at);
+    // Mostly no dependence or one (task_inline, task_inline_dep), sometimes
+    // several (task_create, deps, task_begin).
+    int nd = pick(3) == 0   ? 0
+             : pick(5) == 0 ? 2 + static_cast<int>(pick(7))
+                            : 1;
+    make_deps(nd);
+    if (nd == 0) {
+      ASSERT_EQ(inline_begun(l, parent, flags, at), id);
+      m_inline_begun(m, id, parent, flags, at);
+    } else if (nd == 1) {
+      ASSERT_EQ(inline_begun_dep(l, parent, deps[0], flags, at), id);
+      m_inline_begun_dep(m, id, parent, deps[0], flags, at);
+    } else {
+      ASSERT_EQ(inline_begun_deps(l, parent, deps.data(), nd, flags, at), id);
+      m_inline_begun_deps(m, id, parent, deps.data(), nd, flags, at);
+    }
     if (pick(3) == 0)
       body(id, depth);
     uint64_t end = tick();
@@ -378,7 +421,8 @@ std::vector<record> decoded(const chunks &c, uint16_t t) {
 }
 
 // The dependence lists in decoded records, read back by the format
-// (docs/trace-format.md): a task_spawn_dep's one inside it; after a
+// (docs/trace-format.md): a task_spawn_dep's or task_inline_dep's one
+// inside it; after a
 // task_create, task_spawn or wait_begin of count n, one dep record when n is
 // 1, else deps records of sub (1-3) dependences each, addresses in time,
 // task, arg and modes in count's bytes from bit 0.
@@ -390,8 +434,9 @@ std::vector<std::vector<weft_dep>> unpacked(const std::vector<record> &rs) {
   std::vector<std::vector<weft_dep>> out;
   for (std::size_t i = 0; i < rs.size(); ++i) {
     const record &r = rs[i];
-    if (r.type == kind::task_spawn_dep) {
-      out.push_back({dep(uint64_t(r.count) << 32 | r.task >> 32, r.sub >> 4)});
+    if (r.type == kind::task_spawn_dep || r.type == kind::task_inline_dep) {
+      out.push_back(
+          {dep(uint64_t(r.count) << 32 | r.task >> 32, (r.sub >> 4) & 7)});
       continue;
     }
     if (r.type != kind::task_create && r.type != kind::task_spawn &&
@@ -474,10 +519,11 @@ TEST(DirectWriter, SameBytesAsTheModelInOneChunk) {
       ++seen[static_cast<std::size_t>(r.type)];
     thread_log::destroy(l);
   }
-  for (kind k : {kind::task_create, kind::dep, kind::deps, kind::task_spawn,
-                 kind::task_spawn_dep, kind::overhead, kind::task_begin,
-                 kind::task_run, kind::task_end, kind::task_exec,
-                 kind::task_exec2, kind::task_inline, kind::wait_begin})
+  for (kind k :
+       {kind::task_create, kind::dep, kind::deps, kind::task_spawn,
+        kind::task_spawn_dep, kind::overhead, kind::task_begin, kind::task_run,
+        kind::task_end, kind::task_exec, kind::task_exec2, kind::task_inline,
+        kind::task_inline_dep, kind::wait_begin})
     EXPECT_GT(seen[static_cast<std::size_t>(k)], 0) << "kind " << int(k);
 }
 

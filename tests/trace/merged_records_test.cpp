@@ -141,6 +141,23 @@ struct two_traces {
     if (end)
       plain[th].push_back(rec(kind::task_end, th, *end, id));
   }
+  // Version 10: as inline8, with one dependence (address addr, mode m)
+  // inside: a task_inline_dep.
+  void inline10(uint16_t th, uint64_t at, uint64_t id, uint64_t parent,
+                uint8_t flags, uint64_t addr, trace::dep_mode m,
+                std::optional<uint64_t> end) {
+    uint8_t sub = static_cast<uint8_t>(flags | uint8_t(m) << 4 |
+                                       (end ? trace::kInlineEnded : 0));
+    uint64_t ticks = end ? (*end - at) * 4 : 0;
+    merged[th].push_back(rec(kind::task_inline_dep, th, tk(at),
+                             id | (addr & 0xffffffffu) << 32,
+                             parent | ticks << 32, uint32_t(addr >> 32), sub));
+    plain[th].push_back(rec(kind::task_create, th, at, id, parent, 1, flags));
+    plain[th].push_back(rec(kind::dep, th, at, id, addr, 0, uint8_t(m)));
+    plain[th].push_back(rec(kind::task_begin, th, at, id));
+    if (end)
+      plain[th].push_back(rec(kind::task_end, th, *end, id));
+  }
   // Version 8: tasks a and b run back to back on th, a found at `from`,
   // begun at `at`, ended at `end`, b found from there, begun at `at2` and
   // ended at `end2`: one task_exec2.
@@ -417,6 +434,88 @@ TEST(MergedRecords, Version8InlineTaskReadsAsItsEvents) {
   EXPECT_EQ(y.worker, 1u);
 }
 
+// sample8() with two more tasks run in place by the root before its wait,
+// each with one dependence on one address above 32 bits: i (in) ended
+// inside its task_inline_dep, j (inout, undeferred) ended by a task_end of
+// its own after a counter sample; j depends on i.
+two_traces sample10() {
+  two_traces t = sample8();
+  auto &m = t.merged[0], &p = t.plain[0];
+  auto at_wait = [](std::vector<trace::record> &v) {
+    return std::find_if(v.begin(), v.end(), [](const trace::record &r) {
+      return r.type == kind::wait_begin;
+    });
+  };
+  two_traces e;
+  const uint64_t addr = 0x7f00abcd1238;
+  e.inline10(0, 40, 18, 1, 0, addr, trace::dep_mode::in, 40);
+  e.inline10(0, 40, 19, 1, trace::flag_undeferred, addr, trace::dep_mode::inout,
+             std::nullopt);
+  e.both(rec(kind::counter, 0, 40, 0, 6, 0, uint8_t(trace::counter_id::ready)));
+  e.both(rec(kind::task_end, 0, 40, 19));
+  m.insert(at_wait(m), e.merged[0].begin(), e.merged[0].end());
+  p.insert(at_wait(p), e.plain[0].begin(), e.plain[0].end());
+  return t;
+}
+
+// Version 10's task_inline_dep: i's and j's creation, dependence and start
+// come back from one record each, i's end too; j depends on i.
+TEST(MergedRecords, Version10InlineDepReadsAsItsEvents) {
+  trace::task_graph g = expect_same_events(sample10(), 10);
+  const trace::task_node &i = g.tasks[g.index_of(18)];
+  const trace::task_node &j = g.tasks[g.index_of(19)];
+  EXPECT_EQ(i.parent, g.index_of(1));
+  EXPECT_EQ(i.ndeps, 1u);
+  EXPECT_EQ(j.ndeps, 1u);
+  EXPECT_EQ(g.deps[i.first_dep].address, 0x7f00abcd1238u);
+  EXPECT_EQ(g.deps[i.first_dep].mode, trace::dep_mode::in);
+  EXPECT_EQ(g.deps[j.first_dep].mode, trace::dep_mode::inout);
+  ASSERT_EQ(i.nsuccs, 1u);
+  EXPECT_EQ(g.succs[i.first_succ], g.index_of(19));
+  EXPECT_EQ(i.begin_ns, 40u);
+  EXPECT_EQ(j.begin_ns, 40u);
+}
+
+// A version 9 file may not hold version 10's kind; a task_inline_dep's
+// mode must be one of the five, and one without its end has no length.
+TEST(MergedRecords, Version10KindInAVersion9FileIsAnError) {
+  two_traces t = sample10();
+  std::string path = temp_path("v9new");
+  two_traces::write(path, t.merged, kTick0, kNsPerTick, 9);
+  try {
+    trace::read(path);
+    FAIL() << "a task_inline_dep was accepted in a version 9 file";
+  } catch (const trace::error &e) {
+    EXPECT_NE(std::string(e.what()).find("unknown record kind 28"),
+              std::string::npos)
+        << e.what();
+  }
+  for (auto [bad, what] :
+       {std::pair<int, const char *>{0, "with dependence mode 0"},
+        {1, "with a body length but no end"}}) {
+    two_traces u = sample10();
+    for (trace::record &r : u.merged[0])
+      if (r.type == kind::task_inline_dep &&
+          r.task == (18 | (uint64_t(0xabcd1238) << 32))) {
+        if (bad == 0)
+          r.sub &= 0x8f;
+        else {
+          r.sub &= static_cast<uint8_t>(~trace::kInlineEnded);
+          r.arg |= uint64_t(1) << 32;
+        }
+      }
+    two_traces::write(path, u.merged, kTick0, kNsPerTick, 10);
+    try {
+      trace::read(path);
+      FAIL() << "a damaged task_inline_dep was accepted: " << what;
+    } catch (const trace::error &e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos)
+          << e.what();
+    }
+  }
+  std::remove(path.c_str());
+}
+
 // A version 7 file may not hold version 8's kind, nor a task_inline
 // unknown sub bits.
 TEST(MergedRecords, Version8KindInAVersion7FileIsAnError) {
@@ -611,9 +710,9 @@ int leaf_deps(int i, weft_dep *d) {
 // back with every task begun after its creation, each task's dependences
 // as it was given them, and the same per-task events as version 6 had
 // but the finish segments. The few the throttle's probe runs in place are
-// one task_inline each when they have no dependences, else a task_create
-// with them, a task_begin and a task_end: every task keeps its
-// dependences.
+// one task_inline each when they have no dependences, a task_inline_dep
+// with one, else a task_create with them, a task_begin and a task_end:
+// every task keeps its dependences.
 TEST(MergedRecords, RecorderWritesALeafTaskAsTwoRecords) {
   for (int threads : {1, 2, 4}) {
     std::string path = temp_path("leaves") + std::to_string(threads);
@@ -635,9 +734,10 @@ TEST(MergedRecords, RecorderWritesALeafTaskAsTwoRecords) {
     std::map<kind, std::size_t> k = kinds_in(path);
     // The throttle's probe of fine tasks (spawn.cpp, worth_probing) may run
     // a few of them in place even below the window: one task_inline each
-    // without dependences; with them, `plain` task_create (its dep or deps
-    // records after it) and a task_begin and task_end.
-    const std::size_t inl = k[kind::task_inline];
+    // without dependences, one task_inline_dep with one; with more,
+    // `plain` task_create (its deps records after it) and a task_begin and
+    // task_end.
+    const std::size_t inl = k[kind::task_inline] + k[kind::task_inline_dep];
     ASSERT_GE(k[kind::task_create], std::size_t(threads)) << threads;
     const std::size_t plain = k[kind::task_create] - std::size_t(threads);
     EXPECT_LE(inl + plain, std::size_t(n) / 20) << threads;

@@ -789,6 +789,7 @@ struct builder {
       case kind::deps:
       case kind::task_exec:
       case kind::task_inline:
+      case kind::task_inline_dep:
       case kind::task_exec2:
         fail(r.task, std::string("a ") + name(r.type) +
                          " record: only files hold merged kinds, "

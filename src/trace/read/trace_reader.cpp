@@ -151,6 +151,35 @@ std::string thread_decoder::add(const record &r, std::vector<record> &out) {
       out.push_back(e);
     }
     return {};
+  case kind::task_inline_dep: {
+    const uint8_t mode = (r.sub >> 4) & 7;
+    if (mode < uint8_t(dep_mode::in) || mode > uint8_t(dep_mode::mutexinoutset))
+      return "task_inline_dep record with dependence mode " +
+             std::to_string(int(mode));
+    if (!(r.sub & kInlineEnded) && (r.arg >> 32) != 0)
+      return "task_inline_dep record with a body length but no end";
+    uint64_t id = r.task & 0xffffffffu;
+    e.type = kind::task_create;
+    e.sub = r.sub & 0x0f;
+    e.count = 1;
+    e.task = id;
+    e.arg = r.arg & 0xffffffffu;
+    e.time = next_ns(r.time);
+    out.push_back(e);
+    out.push_back(record{kind::dep, mode, thread_, 0, e.time, id,
+                         uint64_t(r.count) << 32 | r.task >> 32});
+    e.type = kind::task_begin;
+    e.sub = 0;
+    e.count = 0;
+    e.arg = 0;
+    out.push_back(e);
+    if (r.sub & kInlineEnded) {
+      e.type = kind::task_end;
+      e.time = next_ns(r.time + (r.arg >> 32));
+      out.push_back(e);
+    }
+    return {};
+  }
   case kind::task_exec2: {
     if (r.arg >> 63)
       return "task_exec2 record with bit 63 of arg set";
@@ -332,6 +361,8 @@ const char *name(kind k) {
     return "task_exec";
   case kind::task_inline:
     return "task_inline";
+  case kind::task_inline_dep:
+    return "task_inline_dep";
   case kind::task_exec2:
     return "task_exec2";
   }

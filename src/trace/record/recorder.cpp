@@ -23,6 +23,7 @@ namespace weft::trace {
 
 std::atomic<bool> g_on{false};
 uint64_t g_in_place_ticks = 0;
+uint64_t g_in_place_dep_ticks = 0;
 
 namespace {
 
@@ -75,9 +76,11 @@ void stop_at_exit() {
 
 // The recorder's cost for one task run in place: its start and its end
 // (two unfenced reads, as trace_point::inline_begin_traced and inline_end
-// take them) and its task_inline record, the least of a few rounds of
-// kInPlaceProbes into a scratch log.
-uint64_t measure_in_place_ticks() {
+// take them) and its task_inline record; with deps, one with a dependence:
+// a fenced start (trace_point::inline_begin_deps), an unfenced end and its
+// task_inline_dep record. The least of a few rounds of kInPlaceProbes into
+// a scratch log.
+uint64_t measure_in_place_ticks(bool deps) {
   constexpr int kInPlaceProbes = 256;
   thread_log *l = thread_log::make(0, std::size_t(1) << 16, nullptr, nullptr);
   l->next_id = l->id_first = 1;
@@ -89,7 +92,9 @@ uint64_t measure_in_place_ticks() {
     l->cs = compact::state{};
     uint64_t t0 = ticks();
     for (int i = 0; i < kInPlaceProbes; ++i) {
-      uint32_t id = inline_begun(*l, 1, 0, ticks_early());
+      uint32_t id = deps ? inline_begun_dep(*l, 1, weft_dep{&best, WEFT_INOUT},
+                                            0, ticks())
+                         : inline_begun(*l, 1, 0, ticks_early());
       inline_ended(*l, id, ticks_early());
     }
     uint64_t t1 = ticks();
@@ -125,7 +130,8 @@ int start_from_env(const char *engine, int threads) {
   rec->ns_per_tick = double(m - rec->mono0) / double(t - rec->tick0);
   rec->sample_period =
       static_cast<uint64_t>(double(kSamplePeriodNs) / rec->ns_per_tick) + 1;
-  g_in_place_ticks = measure_in_place_ticks();
+  g_in_place_ticks = measure_in_place_ticks(false);
+  g_in_place_dep_ticks = measure_in_place_ticks(true);
   try {
     rec->out = std::make_unique<writer>(
         rec->path, make_header(engine, program_invocation_short_name,
@@ -263,6 +269,28 @@ void thread_log::emit_deps(uint64_t task_id, uint64_t at, const weft_dep *deps,
   }
 }
 
+// The tail's task_inline or task_inline_dep: its end inside (ended: the
+// body's length `body`) or not.
+static record inline_record(const thread_log &l, uint64_t body, bool ended) {
+  const uint8_t sub =
+      static_cast<uint8_t>(l.i_flags | (ended ? kInlineEnded : 0));
+  if (l.i_dep)
+    return record{kind::task_inline_dep,
+                  sub,
+                  l.thread,
+                  static_cast<uint32_t>(l.i_addr >> 32),
+                  l.i_at,
+                  l.i_id | l.i_addr << 32,
+                  l.i_parent | body << 32};
+  return record{kind::task_inline,
+                sub,
+                l.thread,
+                static_cast<uint32_t>(body),
+                l.i_at,
+                l.i_id,
+                l.i_parent};
+}
+
 void thread_log::settle_tail() {
   uint8_t t = tail;
   tail = 0;
@@ -282,7 +310,7 @@ void thread_log::settle_tail() {
     emit_deps(s_id, s_at, s_deps, s_ndeps);
   }
   if (t & tail_inline)
-    emit(record{kind::task_inline, i_flags, thread, 0, i_at, i_id, i_parent});
+    emit(inline_record(*this, 0, false));
 }
 
 void ended_general(thread_log &l, uint32_t id, uint64_t at) {
@@ -339,9 +367,7 @@ void inline_ended_general(thread_log &l, uint32_t id, uint64_t at) {
   if (l.tail == thread_log::tail_inline && l.i_id == id && at >= l.i_at &&
       at - l.i_at <= UINT32_MAX) {
     l.tail = 0;
-    l.emit(record{kind::task_inline,
-                  static_cast<uint8_t>(l.i_flags | kInlineEnded), l.thread,
-                  static_cast<uint32_t>(at - l.i_at), l.i_at, id, l.i_parent});
+    l.emit(inline_record(l, at - l.i_at, true));
     l.done = false;
   } else {
     l.put(kind::task_end, 0, 0, at, id, 0);

@@ -14,8 +14,9 @@
 // task_exec (the schedule segment, start and end; two task_exec in a row
 // whose schedule segments chain are one task_exec2). A task run in place by
 // its creator takes two (its start, which is its creation, and its end) and
-// one task_inline record; one with dependences, a task_create with its
-// dependences, a task_begin and a task_end (inline_begun_deps).
+// one task_inline record; one with a single dependence (its start fenced)
+// one task_inline_dep; one with more, a task_create with its dependences, a
+// task_begin and a task_end (inline_begun_deps).
 //
 // The records that a later hook may still merge (the tail: a task's
 // creation until its spawn segment ends, a schedule segment until its task
@@ -23,7 +24,8 @@
 // task_inline until its end) are held as a few fields of the thread_log,
 // not written; each is encoded once, when it can no longer change, and any
 // other record first writes the tail out. So the bytes are those that
-// encoding format 8's merged records would give (tests/trace/
+// encoding format 8's merged records (and version 10's task_inline_dep)
+// would give (tests/trace/
 // direct_writer_test.cpp checks them against a model of that recorder).
 #pragma once
 
@@ -56,6 +58,9 @@ inline bool on() { return g_on.load(std::memory_order_relaxed); }
 // throttle allows for it (trace_point::in_place_allowance), so that a
 // traced program's fine tasks still run in place as they do untraced.
 extern uint64_t g_in_place_ticks;
+// The same for a task run in place with a dependence (a fenced start and a
+// task_inline_dep record).
+extern uint64_t g_in_place_dep_ticks;
 
 // A raw timestamp (see above), taken after every earlier load completed:
 // for events that follow what another thread did (finding its task, the
@@ -142,7 +147,9 @@ struct thread_log {
   uint64_t s_at = 0;
   const weft_dep *s_deps = nullptr; // valid until the spawn segment ends
   uint32_t i_id = 0, i_parent = 0;
-  uint8_t i_flags = 0;
+  uint8_t i_flags = 0; // with its dependence's mode << 4, if i_dep
+  bool i_dep = false;  // a task_inline_dep: its dependence's address in
+  uint64_t i_addr = 0; // i_addr
   uint64_t i_at = 0;
 
   // Encodes r at the chunk's end (writing the chunk first when full).
@@ -344,30 +351,56 @@ inline uint32_t inline_begun(thread_log &l, uint32_t parent_id, uint8_t flags,
   l.i_id = id;
   l.i_parent = parent_id;
   l.i_flags = flags;
+  l.i_dep = false;
   l.i_at = at;
   l.mark = 0;
   l.done = false;
   return id;
 }
-// A task run in place by its creator that has dependences, created and
-// started at `at`: the plain records a created task's dependences take
-// (task_create with its dep or deps records, then task_begin at the same
+// A task run in place by its creator that has the one dependence dep,
+// created and started at `at`: one task_inline_dep record (held as the tail
+// until its end); returns its fresh id.
+inline uint32_t inline_begun_dep(thread_log &l, uint32_t parent_id,
+                                 const weft_dep &dep, uint8_t flags,
+                                 uint64_t at) {
+  uint32_t id = l.fresh_id();
+  l.settle();
+  l.tail = thread_log::tail_inline;
+  l.i_id = id;
+  l.i_parent = parent_id;
+  l.i_flags =
+      static_cast<uint8_t>(flags | static_cast<uint8_t>(dep.mode & 7) << 4);
+  l.i_dep = true;
+  l.i_addr = reinterpret_cast<uint64_t>(dep.addr);
+  l.i_at = at;
+  l.mark = 0;
+  l.done = false;
+  return id;
+}
+// A task run in place by its creator that has more than one dependence,
+// created and started at `at`: the plain records a created task's dependences
+// take (task_create with its dep or deps records, then task_begin at the same
 // time), so that every reader enters its dependences as a created task's;
 // its end is a task_end (inline_ended). Returns its fresh id.
 uint32_t inline_begun_deps(thread_log &l, uint32_t parent_id,
                            const weft_dep *deps, int ndeps, uint8_t flags,
                            uint64_t at);
-// The task run in place ended at `at`: inside its task_inline if that is the
-// last record and the body is under 2^32 ticks; else a task_end.
+// The task run in place ended at `at`: inside its task_inline or
+// task_inline_dep if that is the last record and the body is under 2^32
+// ticks; else a task_end.
 void inline_ended_general(thread_log &l, uint32_t id, uint64_t at);
 inline void inline_ended(thread_log &l, uint32_t id, uint64_t at) {
   // The common case inline: a short task_inline.
   if (l.tail == thread_log::tail_inline && l.i_id == id && at >= l.i_at &&
       l.pos <= l.limit) {
+    const uint8_t sub = static_cast<uint8_t>(l.i_flags | kInlineEnded);
     if (uint8_t *q =
-            compact::short_spawn(l.cs, kind::task_inline,
-                                 static_cast<uint8_t>(l.i_flags | kInlineEnded),
-                                 l.i_at, id, l.i_parent, at - l.i_at, l.pos)) {
+            l.i_dep
+                ? compact::short_spawn_dep(l.cs, sub, l.i_at, id, l.i_parent,
+                                           at - l.i_at, l.i_addr, l.pos,
+                                           kind::task_inline_dep)
+                : compact::short_spawn(l.cs, kind::task_inline, sub, l.i_at, id,
+                                       l.i_parent, at - l.i_at, l.pos)) {
       l.pos = q;
       ++l.records;
       l.tail = 0;
