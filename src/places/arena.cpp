@@ -140,10 +140,31 @@ arena::chunk_at(std::size_t off) {
   return it;
 }
 
+// Takes the free range at it out of both indexes, keeping its two nodes
+// for the next range put in (no allocation on a split or a merge).
 void arena::small_erase(std::map<std::size_t, std::size_t>::iterator it) {
-  small_by_size_.erase({it->second, it->first});
+  spare_by_size_ = small_by_size_.extract({it->second, it->first});
   small_free_bytes_ -= it->second;
-  small_free_.erase(it);
+  spare_free_ = small_free_.extract(it);
+}
+
+// Puts the free range [off, off + len) in both indexes (the spare nodes
+// first).
+void arena::small_put(std::size_t off, std::size_t len) {
+  if (spare_free_) {
+    spare_free_.key() = off;
+    spare_free_.mapped() = len;
+    small_free_.insert(std::move(spare_free_));
+  } else {
+    small_free_.emplace(off, len);
+  }
+  if (spare_by_size_) {
+    spare_by_size_.value() = {len, off};
+    small_by_size_.insert(std::move(spare_by_size_));
+  } else {
+    small_by_size_.emplace(len, off);
+  }
+  small_free_bytes_ += len;
 }
 
 // Frees [off, off + len) of a chunk: merged with the free ranges beside it
@@ -184,9 +205,7 @@ void arena::small_insert(std::size_t off, std::size_t len) {
     give_back(base_ + cstart, cend - cstart);
     return;
   }
-  small_free_.emplace(off, len);
-  small_by_size_.emplace(len, off);
-  small_free_bytes_ += len;
+  small_put(off, len);
 }
 
 char *arena::alloc_small(std::size_t bytes) {
@@ -197,11 +216,8 @@ char *arena::alloc_small(std::size_t bytes) {
       f != small_by_size_.end()) {
     const std::size_t off = f->second, len = f->first;
     small_erase(small_free_.find(off));
-    if (len > bytes) { // the rest lies between this block and a live one
-      small_free_.emplace(off + bytes, len - bytes);
-      small_by_size_.emplace(len - bytes, off + bytes);
-      small_free_bytes_ += len - bytes;
-    }
+    if (len > bytes) // the rest lies between this block and a live one
+      small_put(off + bytes, len - bytes);
     chunk_at(off)->second.live += bytes;
     return base_ + off;
   }

@@ -148,6 +148,9 @@ private:
   std::map<std::size_t, chunk_rec>::iterator chunk_at(std::size_t off);
   void small_insert(std::size_t off, std::size_t len); // under lock_
   void small_erase(std::map<std::size_t, std::size_t>::iterator it);
+  void small_put(std::size_t off, std::size_t len);
+  std::map<std::size_t, std::size_t>::node_type spare_free_;
+  std::set<std::pair<std::size_t, std::size_t>>::node_type spare_by_size_;
 };
 
 } // namespace weft::places
