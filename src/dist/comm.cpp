@@ -47,6 +47,9 @@ constexpr auto kSpinWindow = std::chrono::milliseconds(50);
 constexpr std::uint32_t kEagerPayload = 1024;
 constexpr int kIdleNapUs = 100, kMaxIdleNapUs = 1000, kPolledNapUs = 1000;
 constexpr backoff_policy kProgressBackoff{63, backoff_policy::kForever, 8};
+// The seq of a message of handler 0 that is a finalize notice (a
+// heartbeat's is 0).
+constexpr std::uint64_t kFinishNotice = 1;
 
 std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -132,6 +135,19 @@ struct comm::impl {
   std::atomic<const char *> in_call{"startup"};
   std::atomic<bool> checking_peers{false}, stopping{false}, stopped{false};
   std::atomic<bool> finish_requested{false}, finished{false};
+  // The finalize notice: a message of handler 0 with seq kFinishNotice,
+  // sent to every peer when this rank enters finish; peers_in_finish counts
+  // the peers whose notice came (step_lock writes it), peers_all_at the
+  // time (now_ms) the last one came.
+  bool notice_sent = false;         // the progress thread's
+  std::vector<char> peer_in_finish; // step_lock
+  std::atomic<int> peers_in_finish{0};
+  std::atomic<std::int64_t> peers_all_at{0};
+  // bound_before_finish: stuck is stored last (the watchdog runs already).
+  std::atomic<bool (*)(void *)> stuck{nullptr};
+  void (*stuck_describe)(void *, char *, std::size_t) = nullptr;
+  void *stuck_arg = nullptr;
+  double stuck_bound_s = 60;
   void (*on_barrier)(void *) = nullptr;
   void *barrier_arg = nullptr;
   bool (*quiet)(void *) = nullptr; // finish: this rank's own work is over
@@ -223,6 +239,7 @@ struct comm::impl {
     rbuf.resize(sizeof(am_header) + kMaxPayload);
     post_receive();
     heartbeat_busy.assign(c.world_, 0);
+    peer_in_finish.assign(c.world_, 0);
     last_heard = std::vector<std::atomic<std::int64_t>>(c.world_);
     for (auto &t : last_heard)
       t = now_ms();
@@ -401,6 +418,12 @@ struct comm::impl {
       c.stats_.am_received[h.handler].fetch_add(1, std::memory_order_relaxed);
       if (polled)
         c.stats_.am_polled[h.handler].fetch_add(1, std::memory_order_relaxed);
+      if (h.handler == 0 && h.seq == kFinishNotice && !peer_in_finish[from]) {
+        peer_in_finish[from] = 1;
+        if (peers_in_finish.fetch_add(1, std::memory_order_release) + 2 ==
+            c.world_)
+          peers_all_at.store(now_ms(), std::memory_order_release);
+      }
       if (h.handler != 0) {
         any = true;
         am_handler fn = handlers[h.handler];
@@ -544,6 +567,20 @@ struct comm::impl {
       }
       if (phase == running &&
           finish_requested.load(std::memory_order_acquire)) {
+        if (!notice_sent) { // every peer learns that this rank is here
+          std::lock_guard<std::mutex> lk(step_lock);
+          am_header h;
+          h.seq = kFinishNotice;
+          for (int r = 0; r < c.world_; ++r) {
+            if (r == c.rank_)
+              continue;
+            std::vector<char> b(sizeof h);
+            std::memcpy(b.data(), &h, sizeof h);
+            c.stats_.am_sent[0].fetch_add(1, std::memory_order_relaxed);
+            send_now(r, std::move(b), -1);
+          }
+          notice_sent = true;
+        }
         check(MPI_Ibarrier(net, &barrier), "MPI_Ibarrier");
         phase = all_came;
       }
@@ -659,10 +696,40 @@ struct comm::impl {
           finish_bound_s, left, ops);
   }
 
+  // The watchdog's: since when (now_ms) stuck() has held without a break
+  // while every peer was in finish and this rank was not; 0: it does not.
+  std::int64_t stuck_since = 0;
+
+  // The bound before the first barrier (bound_before_finish), on the
+  // watchdog every 100 ms.
+  void check_stuck(std::int64_t t) {
+    bool (*fn)(void *) = stuck.load(std::memory_order_acquire);
+    if (!fn || c.world_ < 2 ||
+        peers_in_finish.load(std::memory_order_acquire) + 1 != c.world_ ||
+        finish_requested.load(std::memory_order_acquire) || !fn(stuck_arg)) {
+      stuck_since = 0;
+      return;
+    }
+    if (!stuck_since)
+      stuck_since = t;
+    if (double(t - stuck_since) < stuck_bound_s * 1e3)
+      return;
+    char left[320] = "";
+    if (stuck_describe)
+      stuck_describe(stuck_arg, left, sizeof left);
+    c.die("places_mpi_finalize not called: every other rank has been in it "
+          "for %.1f s (WEFT_DIST_FINALIZE_TIMEOUT=%g s) while this rank "
+          "serves calls that do not end, none of its own awaiting a reply: "
+          "%s",
+          double(t - peers_all_at.load(std::memory_order_acquire)) / 1e3,
+          stuck_bound_s, left);
+  }
+
   void watch() {
     while (!stopped.load(std::memory_order_acquire)) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
       std::int64_t t = now_ms();
+      check_stuck(t);
       const char *call = in_call.load(std::memory_order_relaxed);
       std::int64_t stamp = loop_stamp.load(std::memory_order_relaxed);
       if (stamp && t - stamp > timeout_ms)
@@ -898,6 +965,20 @@ void comm::put_then_send(int to, const put_part *parts, std::size_t n,
   stats_.am_sent[h.handler].fetch_add(1, std::memory_order_relaxed);
   impl_->submit(&o);
   impl_->wait(&o);
+}
+
+void comm::bound_before_finish(bool (*stuck)(void *),
+                               void (*describe)(void *, char *, std::size_t),
+                               void *arg, double bound_s) {
+  impl &m = *impl_;
+  m.stuck_describe = describe;
+  m.stuck_arg = arg;
+  m.stuck_bound_s = bound_s;
+  m.stuck.store(stuck, std::memory_order_release); // the watchdog reads it
+}
+
+bool comm::peers_finishing() const {
+  return impl_->peers_in_finish.load(std::memory_order_acquire) + 1 == world_;
 }
 
 void comm::finish(void (*on_barrier)(void *), void *arg, void (*wait)(void *),

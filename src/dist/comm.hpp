@@ -132,6 +132,22 @@ public:
   void finish(void (*on_barrier)(void *), void *arg, void (*wait)(void *),
               bool (*quiet)(void *),
               void (*describe)(void *, char *, std::size_t), double bound_s);
+  // The bound before the first barrier (the finalize notice). Each rank
+  // tells every peer when it enters finish (a message of handler 0, sent by
+  // the progress thread before its first barrier). Once every other rank
+  // has, and this rank has not called finish, the watchdog calls
+  // stuck(arg) every 100 ms (off the receiving lock: it reads atomics and
+  // takes its own locks); once it has held for bound_s seconds without a
+  // break, the rank ends (die, exit code 70) naming what it waits for:
+  // describe(arg, text, n). stuck says whether this rank's own work is
+  // blocked by the calls it serves for ranks that are in finish (it serves
+  // calls and none of its own awaits a reply). Set once, before any rank
+  // can call finish (places_mpi_init).
+  void bound_before_finish(bool (*stuck)(void *),
+                           void (*describe)(void *, char *, std::size_t),
+                           void *arg, double bound_s);
+  // Whether every other rank has entered finish (the notices came).
+  bool peers_finishing() const;
   // Whether poll() can receive (MPI_THREAD_MULTIPLE without
   // WEFT_DIST_FUNNELED).
   bool pollable() const;

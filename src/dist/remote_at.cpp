@@ -725,6 +725,24 @@ void describe_unfinished(char *out, std::size_t n) {
     std::snprintf(out + k, n - std::size_t(k), ")");
 }
 
+// On the watchdog, while every other rank is in places_mpi_finalize and
+// this one is not (comm::bound_before_finish): whether this rank's own work
+// is blocked by the calls it serves for them: it serves calls and none of
+// its own awaits a reply. Those calls came from dropped futures (a call
+// whose caller waits keeps that caller out of finalize) or from calls such
+// calls made, so a thread of this rank that serves one under its own wait
+// holds the rank out of finalize for as long as f runs. A rank that drives
+// (its own calls pending, or none served) is not stuck.
+bool stuck_in_served() {
+  if (g->serving.load(std::memory_order_acquire) == 0)
+    return false;
+  for (std::uint64_t i = 0; i < kCallSlots; ++i)
+    if (g->slots[i].seq.load(std::memory_order_acquire) != kSlotFree)
+      return false;
+  std::lock_guard<std::mutex> lk(g->calls_lock);
+  return g->calls.empty();
+}
+
 } // namespace
 
 void places_mpi_init(std::size_t bytes) {
@@ -774,6 +792,10 @@ void places_mpi_init(std::size_t bytes) {
   s.release();
   std::uint64_t types = detail::type_table_digest();
   c.publish(kTypesDisp, types);
+  c.bound_before_finish(
+      [](void *) { return stuck_in_served(); },
+      [](void *, char *text, std::size_t n) { describe_unfinished(text, n); },
+      nullptr, g->finalize_timeout_s);
   c.barrier(); // every rank can take calls from here on
   // Type ids travel in object headers: every rank must have registered the
   // same types in the same order (the same binary).

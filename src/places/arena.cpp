@@ -2,6 +2,8 @@
 
 #include "type_registry.hpp"
 
+#include "base/check.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -126,41 +128,127 @@ void arena::give_back(char *p, std::size_t bytes) {
   free_total_ += bytes;
 }
 
+std::map<std::size_t, arena::chunk_rec>::iterator
+arena::chunk_at(std::size_t off) {
+  auto it = chunks_.upper_bound(off);
+  WEFT_CHECK(it != chunks_.begin(), "arena: offset %zu before every chunk",
+             off);
+  --it;
+  WEFT_CHECK(off < it->second.end,
+             "arena: offset %zu past its chunk [%zu, %zu)", off, it->first,
+             it->second.end);
+  return it;
+}
+
+// Takes the free range at it out of both indexes, keeping its two nodes
+// for the next range put in (no allocation on a split or a merge).
+void arena::small_erase(std::map<std::size_t, std::size_t>::iterator it) {
+  spare_by_size_ = small_by_size_.extract({it->second, it->first});
+  small_free_bytes_ -= it->second;
+  spare_free_ = small_free_.extract(it);
+}
+
+// Puts the free range [off, off + len) in both indexes (the spare nodes
+// first).
+void arena::small_put(std::size_t off, std::size_t len) {
+  if (spare_free_) {
+    spare_free_.key() = off;
+    spare_free_.mapped() = len;
+    small_free_.insert(std::move(spare_free_));
+  } else {
+    small_free_.emplace(off, len);
+  }
+  if (spare_by_size_) {
+    spare_by_size_.value() = {len, off};
+    small_by_size_.insert(std::move(spare_by_size_));
+  } else {
+    small_by_size_.emplace(len, off);
+  }
+  small_free_bytes_ += len;
+}
+
+// Frees [off, off + len) of a chunk: merged with the free ranges beside it
+// in that chunk, or taken back by the bump pointer when it ends there; a
+// chunk that is not the current one and has no live block left goes back
+// to the extents whole.
+void arena::small_insert(std::size_t off, std::size_t len) {
+  auto c = chunk_at(off);
+  const std::size_t cstart = c->first, cend = c->second.end;
+  auto next = small_free_.lower_bound(off);
+  if (next != small_free_.end() && next->first == off + len &&
+      next->first < cend) {
+    len += next->second;
+    auto n = std::next(next);
+    small_erase(next);
+    next = n;
+  }
+  if (off > cstart && next != small_free_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == off) {
+      off = prev->first;
+      len += prev->second;
+      small_erase(prev);
+    }
+  }
+  const bool current = chunk_ && cstart == cur_chunk_;
+  if (current && base_ + off + len == chunk_) {
+    chunk_ = base_ + off; // the bump pointer takes it back
+    return;
+  }
+  if (!current && c->second.live == 0) {
+    // Every block of it was freed, and merged: [off, off + len) is it.
+    WEFT_CHECK(off == cstart && off + len == cend,
+               "arena: chunk [%zu, %zu) has no live block but its free range "
+               "is [%zu, %zu)",
+               cstart, cend, off, off + len);
+    chunks_.erase(c);
+    give_back(base_ + cstart, cend - cstart);
+    return;
+  }
+  small_put(off, len);
+}
+
 char *arena::alloc_small(std::size_t bytes) {
   std::lock_guard<std::mutex> lk(lock_);
   if (bytes > kOwnExtentBytes) // an extent of its own, as free_small frees it
     return take((bytes + kExtentAlign - 1) & ~(kExtentAlign - 1));
-  if (!small_free_.empty()) {
-    auto it = small_free_.find(bytes);
-    if (it != small_free_.end() && !it->second.empty()) {
-      char *p = it->second.back();
-      it->second.pop_back();
-      small_free_bytes_ -= bytes;
-      return p;
-    }
+  if (auto f = small_by_size_.lower_bound({bytes, 0});
+      f != small_by_size_.end()) {
+    const std::size_t off = f->second, len = f->first;
+    small_erase(small_free_.find(off));
+    if (len > bytes) // the rest lies between this block and a live one
+      small_put(off + bytes, len - bytes);
+    chunk_at(off)->second.live += bytes;
+    return base_ + off;
   }
   if (static_cast<std::size_t>(chunk_end_ - chunk_) < bytes) {
     char *c = take(kChunkBytes);
     if (!c)
       return nullptr;
-    if (chunk_ < chunk_end_) {
+    if (chunk_) {
       // The old chunk's rest: its 64-byte aligned part back to the
-      // extents, the words before that kept as a free block of their size
-      // (no block start was ever marked in the rest).
+      // extents (the chunk ends there), the words before that a free range
+      // of the chunk (no block start was ever marked in the rest).
+      auto old = chunks_.find(cur_chunk_);
       std::size_t off = static_cast<std::size_t>(chunk_ - base_);
-      char *a = base_ + ((off + kExtentAlign - 1) & ~(kExtentAlign - 1));
-      if (a > chunk_) {
-        small_free_[std::size_t(a - chunk_)].push_back(chunk_);
-        small_free_bytes_ += std::size_t(a - chunk_);
+      std::size_t a = (off + kExtentAlign - 1) & ~(kExtentAlign - 1);
+      std::size_t rest_end = old->second.end;
+      chunk_ = chunk_end_ = nullptr; // not current from here on
+      if (a < rest_end) {
+        give_back(base_ + a, rest_end - a);
+        old->second.end = a;
       }
-      if (a < chunk_end_)
-        give_back(a, std::size_t(chunk_end_ - a));
+      if (a > off) // (a chunk is refreshed only with a block live in it)
+        small_insert(off, a - off);
     }
+    cur_chunk_ = static_cast<std::size_t>(c - base_);
+    cur_rec_ = &(chunks_[cur_chunk_] = chunk_rec{cur_chunk_ + kChunkBytes, 0});
     chunk_ = c;
     chunk_end_ = c + kChunkBytes;
   }
   char *p = chunk_;
   chunk_ += bytes;
+  cur_rec_->live += bytes;
   return p;
 }
 
@@ -171,14 +259,37 @@ void arena::free_small(char *p, std::size_t bytes) {
   }
   clear_starts(p, bytes);
   std::lock_guard<std::mutex> lk(lock_);
-  small_free_[bytes].push_back(p);
-  small_free_bytes_ += bytes;
+  const std::size_t off = static_cast<std::size_t>(p - base_);
+  auto c = chunk_at(off);
+  WEFT_CHECK(c->second.live >= bytes,
+             "arena: %zu bytes freed of a chunk with %zu live", bytes,
+             c->second.live);
+  c->second.live -= bytes;
+  small_insert(off, bytes);
 }
 
 std::size_t arena::used() const {
   std::lock_guard<std::mutex> lk(lock_);
   return top_ - free_total_ - small_free_bytes_ -
          static_cast<std::size_t>(chunk_end_ - chunk_);
+}
+
+std::size_t arena::held_free() const {
+  std::lock_guard<std::mutex> lk(lock_);
+  return small_free_bytes_ + static_cast<std::size_t>(chunk_end_ - chunk_);
+}
+
+arena::small_view arena::view_small() const {
+  std::lock_guard<std::mutex> lk(lock_);
+  small_view v;
+  for (const auto &[off, c] : chunks_)
+    v.chunks.push_back({off, c.end, c.live});
+  v.free.assign(small_free_.begin(), small_free_.end());
+  if (chunk_) {
+    v.bump = static_cast<std::size_t>(chunk_ - base_);
+    v.bump_end = static_cast<std::size_t>(chunk_end_ - base_);
+  }
+  return v;
 }
 
 std::size_t arena::free_bytes() const {

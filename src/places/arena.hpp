@@ -4,11 +4,14 @@
 // starts, so that a pointer into the middle of a block is recognised.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <set>
+#include <utility>
 #include <vector>
 
 namespace weft::places {
@@ -39,16 +42,31 @@ public:
   // starts_clear: no block start is marked in it (cleared already, or
   // never marked: an intermediate buffer), so the bitmap is left alone.
   void free_extent(char *p, std::size_t bytes, bool starts_clear = false);
-  // `bytes` (a multiple of 8) from the blocks of that size freed before, or
-  // the bump chunk; nullptr when full. A block above kOwnExtentBytes gets
-  // an extent of its own, never a piece of the chunk (free_small frees it
-  // as one).
+  // `bytes` (a multiple of 8) from the free ranges of the chunks (best fit:
+  // the smallest that holds it, split), or the bump chunk; nullptr when
+  // full. A block above kOwnExtentBytes gets an extent of its own, never a
+  // piece of a chunk (free_small frees it as one).
   char *alloc_small(std::size_t bytes);
   static constexpr std::size_t kOwnExtentBytes = std::size_t(1) << 18;
-  // Gives back a block of alloc_small(bytes) (its start mark cleared): kept
-  // for the next alloc_small of the same size, or freed as an extent when
-  // it had one of its own.
+  // Gives back a block of alloc_small(bytes) (its start mark cleared): it
+  // merges with the free ranges beside it in its chunk (or moves the bump
+  // pointer back when it ends there), and a chunk other than the current
+  // one goes back to the extents once none of its blocks is live; a block
+  // with an extent of its own is freed as an extent.
   void free_small(char *p, std::size_t bytes);
+  // The free ranges kept in the chunks and the current chunk's unused rest
+  // (bytes): capacity() = used() + free_bytes() + held_free() for an owned
+  // arena.
+  std::size_t held_free() const;
+  // The small blocks' bookkeeping, copied (for the tests): the chunks
+  // (offset, end, live bytes), the free ranges (offset, length) and the
+  // current chunk's bump range [bump, bump_end) (offsets; equal: none).
+  struct small_view {
+    std::vector<std::array<std::size_t, 3>> chunks;
+    std::vector<std::pair<std::size_t, std::size_t>> free;
+    std::size_t bump = 0, bump_end = 0;
+  };
+  small_view view_small() const;
   // Bytes in live blocks and graph buffers (rounded up to 64 for extents):
   // what the extent allocator handed out, less its holes, the blocks kept
   // on the free lists for reuse and the rest of the bump chunk. Releasing
@@ -112,9 +130,27 @@ private:
   std::size_t top_ = 0;                     // bump end of the extents
   std::map<std::size_t, std::size_t> free_; // offset -> length
   std::size_t free_total_ = 0;
+  // Small blocks: chunks taken from the extents (offset -> end and the
+  // bytes of live blocks in it); the current one is bumped from chunk_ to
+  // chunk_end_. Free ranges in the chunks, never across a chunk's end and
+  // never side by side (merged): by offset (-> length) and by (length,
+  // offset) for the best fit.
+  struct chunk_rec {
+    std::size_t end = 0, live = 0;
+  };
+  std::map<std::size_t, chunk_rec> chunks_;
+  std::size_t cur_chunk_ = 0;    // the current chunk's offset (chunk_ set)
+  chunk_rec *cur_rec_ = nullptr; // and its record
   char *chunk_ = nullptr, *chunk_end_ = nullptr;
-  std::map<std::size_t, std::vector<char *>> small_free_; // by size
+  std::map<std::size_t, std::size_t> small_free_;
+  std::set<std::pair<std::size_t, std::size_t>> small_by_size_;
   std::size_t small_free_bytes_ = 0;
+  std::map<std::size_t, chunk_rec>::iterator chunk_at(std::size_t off);
+  void small_insert(std::size_t off, std::size_t len); // under lock_
+  void small_erase(std::map<std::size_t, std::size_t>::iterator it);
+  void small_put(std::size_t off, std::size_t len);
+  std::map<std::size_t, std::size_t>::node_type spare_free_;
+  std::set<std::pair<std::size_t, std::size_t>>::node_type spare_by_size_;
 };
 
 } // namespace weft::places
