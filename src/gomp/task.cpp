@@ -106,6 +106,16 @@ public:
       fatal("OpenMP: a task with %lu dependences", (unsigned long)n);
     deps_ = n <= kInline ? inline_ : (heap_.resize(n), heap_.data());
     n_ = static_cast<int>(n);
+    if (base == 2) {
+      // The first layout: out/inout addresses, then in ones (one test
+      // per address; the general loop below makes four).
+      uintptr_t i = 0;
+      for (; i < nout; ++i)
+        deps_[i] = weft_dep{address(depend[2 + i]), WEFT_INOUT};
+      for (; i < n; ++i)
+        deps_[i] = weft_dep{address(depend[2 + i]), WEFT_IN};
+      return;
+    }
     for (uintptr_t i = 0; i < n; ++i) {
       void *a = depend[base + i];
       weft_dep_mode m;
@@ -130,6 +140,12 @@ public:
       : deps_(const_cast<weft_dep *>(deps)), n_(n) {}
   const weft_dep *data() const { return deps_; }
   int size() const { return n_; }
+
+  static void *address(void *a) {
+    if (__builtin_expect(!a, 0))
+      unsupported("a dependence on omp_all_memory (or a NULL address)");
+    return a;
+  }
 
 private:
   static constexpr uintptr_t kInline = 16;
@@ -377,7 +393,7 @@ task_general(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
   // libgomp does), with no descriptor to allocate. (GOMP_task has asked
   // already for a task with no dependences or copy function.)
   if (!throttle_asked && !(flags & (kTaskDetach | kTaskPriority)) &&
-      rt().run_now_instead(w, deps.data(), deps.size())) {
+      runtime::in_place_now(w, deps.data(), deps.size())) {
     run_here(w, fn, data, cpyfn, size, align, flags & kTaskFinal, true,
              deps.data(), deps.size());
     return;
@@ -441,12 +457,11 @@ __attribute__((noinline)) void depend_task(worker &w, void (*fn)(void *),
   const uintptr_t n = reinterpret_cast<uintptr_t>(depend[0]);
   const uintptr_t nout = reinterpret_cast<uintptr_t>(depend[1]);
   weft_dep deps[kFastDeps];
-  for (uintptr_t i = 0; i < n; ++i) {
-    void *a = depend[2 + i];
-    if (__builtin_expect(!a, 0))
-      unsupported("a dependence on omp_all_memory (or a NULL address)");
-    deps[i] = weft_dep{a, i < nout ? WEFT_INOUT : WEFT_IN};
-  }
+  uintptr_t i = 0;
+  for (; i < nout; ++i)
+    deps[i] = weft_dep{dep_list::address(depend[2 + i]), WEFT_INOUT};
+  for (; i < n; ++i)
+    deps[i] = weft_dep{dep_list::address(depend[2 + i]), WEFT_IN};
   const int nd = static_cast<int>(n);
   if (runtime::in_place_now(w, deps, nd)) {
     const uint16_t f = static_cast<uint16_t>(
@@ -504,10 +519,9 @@ WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
   }
   // With depend (the simple layout, few addresses) the same, one frame
   // further (depend_task).
-  if (!cpyfn && (flags & kTaskDepend) &&
-      !(flags & (kTaskDetach | kTaskPriority)) && if_clause &&
-      !(cur->flags & TASK_FINAL) && depend[0] &&
-      reinterpret_cast<uintptr_t>(depend[0]) <= kFastDeps) {
+  if ((flags & (kTaskDepend | kTaskDetach | kTaskPriority)) == kTaskDepend &&
+      !cpyfn && if_clause && !(cur->flags & TASK_FINAL) &&
+      reinterpret_cast<uintptr_t>(depend[0]) - 1 < kFastDeps) {
     depend_task(w, fn, data, arg_size, arg_align, flags, depend, priority);
     return;
   }
