@@ -50,20 +50,28 @@ __attribute__((always_inline)) inline bool runtime::count_in_place(worker &w) {
 }
 
 // run_now_instead's answer, its common case inline: a throttled creator's
-// task without dependences between two rechecks runs in place once the
-// engine has said such tasks are ready (asked once per worker) and the
-// creator feeds its thieves. Anything else (a recheck, dependences, the
-// engine not asked yet) goes to run_now_instead; a creator that is not
-// throttled, or has a backlog, answers no at once.
+// task between two rechecks runs in place when the gate is open (one word:
+// no backlog, the engine asked once whether a task without dependences is
+// ready, fine tasks; throttle.hpp), at once without dependences, after the
+// engine's lookup with them. Anything else (a recheck, a closed gate) goes
+// to run_now_instead; a creator that is not throttled answers no at once.
 __attribute__((always_inline)) inline bool
 runtime::in_place_now(worker &w, const weft_dep *deps, int ndeps) {
-  if (w.throttled_ != w.current() || !w.backlog_.empty())
+  task *parent = w.current();
+  if (w.throttled_ != parent)
     return false;
-  if (__builtin_expect(ndeps == 0 && w.ready_without_deps_ > 0 &&
-                           (w.inline_checks_ + 1) % kThrottleCheckEvery != 0,
-                       1)) {
-    ++w.inline_checks_;
-    return feeds_thieves(w) && count_in_place(w);
+  const uint32_t gate = w.inline_gate_;
+  if (__builtin_expect(gate_open(gate), 1)) {
+    w.inline_gate_ = gate - 1;
+    if (ndeps == 0)
+      return count_in_place(w);
+    // As run_now_instead between rechecks: an unfinished predecessor
+    // makes the task go the deferred way, counted as a miss.
+    if (!w.rt().engine().ready_now(w, parent, deps, ndeps)) {
+      ++w.inline_misses_;
+      return false;
+    }
+    return count_in_place(w);
   }
   return w.rt().run_now_instead(w, deps, ndeps);
 }

@@ -242,7 +242,9 @@ runtime::spawn_as(worker &w, task *t, const weft_dep *deps, int ndeps,
     // A throttled creator's first in-place interval is measured from here:
     // a probe of coarse tasks costs 16 of them run here.
     w.inline_ticks_ = w.throttled_ == parent ? grain_clock() : 0;
-    w.inline_checks_ = 0;
+    // The first in-place call after a check makes every test (the grain
+    // may have changed): the gate opens there.
+    w.inline_gate_ = kThrottleCheckEvery | kGateBlocked;
     w.inline_misses_ = 0;
     w.inline_slow_ = 0;
     w.inline_fine_seen_ = false;
@@ -333,6 +335,7 @@ void runtime::serialize(worker &w, task *parent, task *t) {
 void runtime::to_backlog(worker &w, task *parent, task *t, const weft_dep *deps,
                          int ndeps) {
   w.backlog_.push_back({parent, t, {deps, deps + ndeps}});
+  w.inline_gate_ |= kGateBlocked; // in_place_now tests the backlog
   worker_counters &c = w.counters();
   worker_counters::bump(c.backlogged);
   if (w.backlog_.size() > c.backlog_peak.load(std::memory_order_relaxed))
@@ -510,9 +513,22 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
     return false;
   // Counted as spawned and run: the caller runs it at once.
   auto in_place = [&w] { return count_in_place(w); };
+  // The engine's answer without dependences is the same for every task
+  // (engine.hpp): asked once, here (the gate's test needs it, whether this
+  // task has dependences or not).
+  if (w.ready_without_deps_ < 0)
+    w.ready_without_deps_ = w.rt().engine().ready_now(w, parent, nullptr, 0);
+  // This call's place in the interval (the gate's low bits: 1 is the
+  // recheck), and the gate opened for in_place_now when every test of its
+  // common case holds.
+  const uint32_t left = w.inline_gate_ & ~kGateBlocked;
+  const bool check = left <= 1;
+  const uint32_t next =
+      check ? static_cast<uint32_t>(kThrottleCheckEvery) : left - 1;
+  const bool open = w.ready_without_deps_ > 0 && !w.coarse_grain();
+  w.inline_gate_ = next | (open ? 0 : kGateBlocked);
   // A task with no dependences between two checks returns here, before
   // anything that needs a frame.
-  const bool check = ++w.inline_checks_ % kThrottleCheckEvery == 0;
   if (__builtin_expect(!check && ndeps == 0 && w.ready_without_deps_ > 0, 1))
     return feeds_thieves(w) && in_place();
   // The grain is estimated at the spawns' checks only (they see every
@@ -527,10 +543,6 @@ bool runtime::run_now_instead(worker &w, const weft_dep *deps, int ndeps) {
     return false;
   }
   if (ndeps == 0) {
-    // The engine's answer without dependences is the same for every task
-    // (engine.hpp): asked once.
-    if (w.ready_without_deps_ < 0)
-      w.ready_without_deps_ = w.rt().engine().ready_now(w, parent, nullptr, 0);
     if (!w.ready_without_deps_) {
       ++w.inline_misses_;
       return false;

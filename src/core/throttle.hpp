@@ -27,6 +27,21 @@ enum class throttle_grain : int { automatic, fine, coarse };
 // in_place_now).
 inline constexpr uint64_t kThrottleCheckEvery = 16;
 
+// The in-place decision's state in one word (worker::inline_gate_): the
+// calls left until the next recheck in the low bits, and kGateBlocked set
+// while any other test of the common case (runtime::in_place_now) might
+// fail: a backlog, the engine's answer for a task without dependences not
+// yet asked, coarse tasks (whose creator must leave its thieves work). The
+// common case is then one load, one compare and one store: a gate in
+// [2, kThrottleCheckEvery] (and the creator throttled for the running
+// task). kGateBlocked is set where a test may turn (a spawn's throttle
+// check, which re-estimates the grain; a backlogged child) and cleared by
+// the out-of-line path (run_now_instead), which makes every test.
+inline constexpr uint32_t kGateBlocked = 1u << 31;
+constexpr bool gate_open(uint32_t gate) {
+  return gate - 2 < kThrottleCheckEvery - 1;
+}
+
 // Ready tasks in a creator's deque per thread before it is throttled (the
 // figure libgomp uses), and the windows of unfinished children per thread.
 inline constexpr uint64_t kThrottlePerThread = 64;

@@ -356,7 +356,11 @@ private:
   // their later entries stay in the backlog until it has finished (the
   // engine never saw it, so it would order nothing after it).
   std::vector<task *> backlog_held_;
-  uint32_t inline_checks_ = 0; // run_inline calls since the last recheck
+  // The throttle's in-place gate (in_place_now): the in-place calls left
+  // until the next recheck (1: this one is it), or'ed with kGateBlocked
+  // when the common case's other tests must be made (core/throttle.hpp).
+  // Set with throttled_ (spawn.cpp), which starts null.
+  uint32_t inline_gate_ = 0;
   // The grain clock at the last in-place recheck (0: none since the
   // creator was last released by the throttle).
   uint64_t inline_ticks_ = 0;

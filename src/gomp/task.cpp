@@ -106,6 +106,16 @@ public:
       fatal("OpenMP: a task with %lu dependences", (unsigned long)n);
     deps_ = n <= kInline ? inline_ : (heap_.resize(n), heap_.data());
     n_ = static_cast<int>(n);
+    if (base == 2) {
+      // The first layout: out/inout addresses, then in ones (one test
+      // per address; the general loop below makes four).
+      uintptr_t i = 0;
+      for (; i < nout; ++i)
+        deps_[i] = weft_dep{address(depend[2 + i]), WEFT_INOUT};
+      for (; i < n; ++i)
+        deps_[i] = weft_dep{address(depend[2 + i]), WEFT_IN};
+      return;
+    }
     for (uintptr_t i = 0; i < n; ++i) {
       void *a = depend[base + i];
       weft_dep_mode m;
@@ -125,8 +135,17 @@ public:
       deps_[i] = weft_dep{a, m};
     }
   }
+  // Dependences already converted (depend_task): only referred to.
+  dep_list(const weft_dep *deps, int n)
+      : deps_(const_cast<weft_dep *>(deps)), n_(n) {}
   const weft_dep *data() const { return deps_; }
   int size() const { return n_; }
+
+  static void *address(void *a) {
+    if (__builtin_expect(!a, 0))
+      unsupported("a dependence on omp_all_memory (or a NULL address)");
+    return a;
+  }
 
 private:
   static constexpr uintptr_t kInline = 16;
@@ -348,12 +367,15 @@ namespace {
 __attribute__((noinline)) void
 task_general(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
              long arg_size, long arg_align, bool if_clause, unsigned flags,
-             void **depend, int priority, void *detach, bool throttle_asked) {
+             void **depend, int priority, void *detach, bool throttle_asked,
+             const weft_dep *converted = nullptr, int nconverted = 0) {
   context c = ctx();
   worker &w = *c.w;
   task *cur = w.current();
   const bool final_parent = cur->flags & TASK_FINAL;
-  const dep_list deps((flags & kTaskDepend) ? depend : nullptr);
+  const dep_list deps =
+      converted ? dep_list(converted, nconverted)
+                : dep_list((flags & kTaskDepend) ? depend : nullptr);
   std::size_t size = static_cast<std::size_t>(arg_size);
   std::size_t align = arg_align > 0 ? static_cast<std::size_t>(arg_align) : 1;
 
@@ -371,7 +393,7 @@ task_general(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
   // libgomp does), with no descriptor to allocate. (GOMP_task has asked
   // already for a task with no dependences or copy function.)
   if (!throttle_asked && !(flags & (kTaskDetach | kTaskPriority)) &&
-      rt().run_now_instead(w, deps.data(), deps.size())) {
+      runtime::in_place_now(w, deps.data(), deps.size())) {
     run_here(w, fn, data, cpyfn, size, align, flags & kTaskFinal, true,
              deps.data(), deps.size());
     return;
@@ -414,6 +436,46 @@ task_general(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
   }
 }
 
+// The addresses a deferrable task's depend clause may name for the
+// throttle's in-place path (depend_task); more go the general way.
+constexpr uintptr_t kFastDeps = 8;
+
+// A deferrable task whose only clause beyond the plain task's is depend,
+// in GCC's first layout (depend[0] = n addresses, depend[1] of them
+// out/inout, then in) with at most kFastDeps of them: the throttle's
+// decision (runtime::in_place_now, inline: the engine's lookup) and the
+// in-place run (worker::run_in_place, inline) in one frame, the addresses
+// converted once, here. A task run in place needs no entry in the
+// dependence map: it runs after every earlier sibling it names has
+// finished (the lookup) and finishes before any later sibling is created,
+// so nothing can come to follow it. A task that does not run in place
+// goes to task_general with the converted addresses and the decision made.
+__attribute__((noinline)) void depend_task(worker &w, void (*fn)(void *),
+                                           void *data, long arg_size,
+                                           long arg_align, unsigned flags,
+                                           void **depend, int priority) {
+  const uintptr_t n = reinterpret_cast<uintptr_t>(depend[0]);
+  const uintptr_t nout = reinterpret_cast<uintptr_t>(depend[1]);
+  weft_dep deps[kFastDeps];
+  uintptr_t i = 0;
+  for (; i < nout; ++i)
+    deps[i] = weft_dep{dep_list::address(depend[2 + i]), WEFT_INOUT};
+  for (; i < n; ++i)
+    deps[i] = weft_dep{dep_list::address(depend[2 + i]), WEFT_IN};
+  const int nd = static_cast<int>(n);
+  if (runtime::in_place_now(w, deps, nd)) {
+    const uint16_t f = static_cast<uint16_t>(
+        TASK_THROTTLED | (flags & kTaskFinal ? TASK_FINAL : 0));
+    if (__builtin_expect(w.task_data() != nullptr, 0))
+      run_included(w, fn, data, f, deps, nd); // inherits the creator's ICVs
+    else
+      w.run_in_place(fn, data, f, deps, nd);
+    return;
+  }
+  task_general(fn, data, nullptr, arg_size, arg_align, true, flags, depend,
+               priority, nullptr, true, deps, nd);
+}
+
 } // namespace
 
 WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
@@ -453,6 +515,14 @@ WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
       run_included(w, fn, data, f); // inherits the creator's ICVs
     else
       w.run_in_place(fn, data, f);
+    return;
+  }
+  // With depend (the simple layout, few addresses) the same, one frame
+  // further (depend_task).
+  if ((flags & (kTaskDepend | kTaskDetach | kTaskPriority)) == kTaskDepend &&
+      !cpyfn && if_clause && !(cur->flags & TASK_FINAL) &&
+      reinterpret_cast<uintptr_t>(depend[0]) - 1 < kFastDeps) {
+    depend_task(w, fn, data, arg_size, arg_align, flags, depend, priority);
     return;
   }
 deferred:
