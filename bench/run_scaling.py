@@ -48,14 +48,15 @@ def cap(curve):
     return best, knee
 
 
-def median_calibration(runs, path):
-    """Writes each cost key's median over the calibration runs to path;
-    returns {key: (min, median, max)}."""
+def merge_calibrations(runs, path, pick):
+    """Writes each cost key's median (or minimum: pick) over the
+    calibration runs to path; returns {key: (min, picked, max)}."""
     merged, spread = dict(runs[0]), {}
     for key, value in runs[0].items():
         if isinstance(value, float):
             vals = sorted(r[key] for r in runs)
-            merged[key] = statistics.median(vals)
+            merged[key] = vals[0] if pick == "min" else \
+                statistics.median(vals)
             spread[key] = (vals[0], merged[key], vals[-1])
     with open(path, "w") as f:
         json.dump(merged, f, indent=2)
@@ -79,6 +80,10 @@ def main():
     ap.add_argument("--calibrations", type=int, default=5,
                     help="`weft calibrate` runs; the replay uses each "
                     "cost's median (default 5)")
+    ap.add_argument("--pick", choices=["median", "min"], default="median",
+                    help="which of the calibration runs' values the replay "
+                    "uses per cost (default median; min when load makes "
+                    "schedule_ns the OS's wake-up latency)")
     benchlib.add_timeout_argument(ap, 600)
     args = ap.parse_args()
     if args.threads < 1:
@@ -127,7 +132,8 @@ def main():
         print(" done", file=sys.stderr)
         with open(os.path.join(folder, "calibration.json")) as f:
             runs.append(json.load(f))
-    spread = median_calibration(runs, os.path.join(out, "calibration.json"))
+    spread = merge_calibrations(runs, os.path.join(out, "calibration.json"),
+                                args.pick)
 
     results = []
     for name, _, binary, full, quick, _ in rows:
@@ -170,10 +176,16 @@ def main():
                                                    t["ideal"][c])
                                          for c in cores] + ["", ""])
     benchlib.print_table(head, table, left=(0, 1))
-    print("\nCalibration (ns; median of %d runs, the replay's, and the range):"
-          % len(runs))
+    print("\nCalibration (ns; %s of %d runs, the replay's, and the range):"
+          % (args.pick, len(runs)))
     for key, (lo, med, hi) in spread.items():
         print("  %-18s %8.1f  [%.1f, %.1f]" % (key, med, lo, hi))
+    wide = [k for k, (lo, _, hi) in spread.items() if hi > 3 * lo]
+    if wide:
+        print("warning: %s varied more than 3x between calibrations (the "
+              "load: schedule_ns measures the OS's wake-up when the idle "
+              "worker is off its CPU); rerun quieter, or --pick min"
+              % ", ".join(wide))
     print("\nCalibration, traces and CSVs: %s" % out)
     print("load average during the run: %.1f" % benchlib.load_average())
     return benchlib.exit_status(runner.failures)
