@@ -3,13 +3,15 @@
 (issue 15, item 8): every application row is traced under `weft run` at
 --threads, then replayed with `weft sim` at 1-64 modelled cores under
 `ideal` (free runtime) and `sw` (this runtime's per-operation costs from
-`weft calibrate`, measured first on this machine). Prints per row the
+`weft calibrate`, measured first on this machine --calibrations times; the
+replay uses each key's median over the runs, the spread is printed). Prints per row the
 speedup over ideal on one core under each model, sw's share of ideal at
 each core count, and sw's cap: its best speedup and the fewest cores that
 reach 95% of it.
 
     python3 bench/run_scaling.py --build build [--quick] [--sets apps,fine]
         [--only sparselu,emptytask] [--cores 1,2,4,8,16,32,64]
+        [--calibrations 5]
 
 Traces, the calibration and the CSVs go to <build>/results/scaling/.
 Traces carry the task durations of this machine at the time: a loaded
@@ -19,7 +21,9 @@ usage. Python 3 standard library only; see docs/benchmarks.md.
 """
 
 import argparse
+import json
 import os
+import statistics
 import sys
 
 import benchlib
@@ -44,6 +48,22 @@ def cap(curve):
     return best, knee
 
 
+def merge_calibrations(runs, path, pick):
+    """Writes each cost key's median (or minimum: pick) over the
+    calibration runs to path; returns {key: (min, picked, max)}."""
+    merged, spread = dict(runs[0]), {}
+    for key, value in runs[0].items():
+        if isinstance(value, float):
+            vals = sorted(r[key] for r in runs)
+            merged[key] = vals[0] if pick == "min" else \
+                statistics.median(vals)
+            spread[key] = (vals[0], merged[key], vals[-1])
+    with open(path, "w") as f:
+        json.dump(merged, f, indent=2)
+        f.write("\n")
+    return spread
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     benchlib.add_build_arguments(ap, "bin/app_* and bin/weft",
@@ -57,10 +77,19 @@ def main():
     ap.add_argument("--cores", default="1,2,4,8,16,32,64",
                     help="modelled core counts, increasing, from 1 "
                     "(default 1,2,4,8,16,32,64)")
+    ap.add_argument("--calibrations", type=int, default=5,
+                    help="`weft calibrate` runs; the replay uses each "
+                    "cost's median (default 5)")
+    ap.add_argument("--pick", choices=["median", "min"], default="median",
+                    help="which of the calibration runs' values the replay "
+                    "uses per cost (default median; min when load makes "
+                    "schedule_ns the OS's wake-up latency)")
     benchlib.add_timeout_argument(ap, 600)
     args = ap.parse_args()
     if args.threads < 1:
         ap.error("--threads must be >= 1, got %d" % args.threads)
+    if args.calibrations < 1:
+        ap.error("--calibrations must be >= 1, got %d" % args.calibrations)
     cores = benchlib.int_list(ap, "--cores", args.cores)
     if cores[0] != 1:
         ap.error("--cores must start at 1 (speedups are over one core), "
@@ -91,12 +120,20 @@ def main():
         return 1
 
     runner = benchlib.Runner(args.timeout)
-    runner.total = 1 + 2 * len(rows)
-    calib = [weft, "calibrate", "--threads", str(args.threads), "-o", out]
-    if runner.run_parsed("calibrate", calib, None, " ".join(calib),
-                         any_output, "output") is None:
-        return benchlib.exit_status(runner.failures)
-    print(" done", file=sys.stderr)
+    runner.total = args.calibrations + 2 * len(rows)
+    runs = []
+    for k in range(args.calibrations):
+        folder = os.path.join(out, "calibration-%d" % (k + 1))
+        calib = [weft, "calibrate", "--threads", str(args.threads), "-o",
+                 folder]
+        if runner.run_parsed("calibrate %d" % (k + 1), calib, None,
+                             " ".join(calib), any_output, "output") is None:
+            return benchlib.exit_status(runner.failures)
+        print(" done", file=sys.stderr)
+        with open(os.path.join(folder, "calibration.json")) as f:
+            runs.append(json.load(f))
+    spread = merge_calibrations(runs, os.path.join(out, "calibration.json"),
+                                args.pick)
 
     results = []
     for name, _, binary, full, quick, _ in rows:
@@ -139,6 +176,16 @@ def main():
                                                    t["ideal"][c])
                                          for c in cores] + ["", ""])
     benchlib.print_table(head, table, left=(0, 1))
+    print("\nCalibration (ns; %s of %d runs, the replay's, and the range):"
+          % (args.pick, len(runs)))
+    for key, (lo, med, hi) in spread.items():
+        print("  %-18s %8.1f  [%.1f, %.1f]" % (key, med, lo, hi))
+    wide = [k for k, (lo, _, hi) in spread.items() if hi > 3 * lo]
+    if wide:
+        print("warning: %s varied more than 3x between calibrations (the "
+              "load: schedule_ns measures the OS's wake-up when the idle "
+              "worker is off its CPU); rerun quieter, or --pick min"
+              % ", ".join(wide))
     print("\nCalibration, traces and CSVs: %s" % out)
     print("load average during the run: %.1f" % benchlib.load_average())
     return benchlib.exit_status(runner.failures)

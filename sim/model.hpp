@@ -31,6 +31,10 @@ public:
   // On the core that starts a task, before its body (explicit tasks only:
   // roots and a region's implicit tasks are not scheduled).
   virtual uint64_t schedule_ps() const { return 0; }
+  // Instead of schedule_ps, for a task that starts on the core whose
+  // task's completion made it ready, at once (a runtime's immediate
+  // successor: no hand-off to another core).
+  virtual uint64_t local_schedule_ps() const { return schedule_ps(); }
   // On the core, after the body; the task completes after it (explicit
   // tasks only).
   virtual uint64_t finish_ps(uint32_t /*ndeps*/) const { return 0; }

@@ -47,6 +47,7 @@ struct task_state {
   uint32_t tree = 1;     // itself, and children whose subtrees are not done
   uint32_t wait_count = 0;
   uint32_t pending_child = kNone; // the child a pool stall holds back
+  uint32_t ready_core = kNone;    // the core whose completion readied it
   waits wait = waits::none;
   uint8_t flags = 0;
 };
@@ -185,19 +186,29 @@ private:
   }
 
   // Idle cores take ready tasks, oldest in the queue first.
+  // A task made ready by a core's completion goes to that core if it is
+  // still idle (as a runtime runs an immediate successor).
   void dispatch(uint64_t now) {
     while (!idle_.empty() && !queue_.empty()) {
-      uint32_t c = idle_.back();
-      idle_.pop_back();
       uint32_t k = queue_.front();
       queue_.pop_front();
-      core_task_[c] = k;
       task_state &s = t_[k];
+      auto it = idle_.end() - 1;
+      if (s.ready_core != kNone)
+        if (auto mine = std::find(idle_.begin(), idle_.end(), s.ready_core);
+            mine != idle_.end())
+          it = mine;
+      uint32_t c = *it;
+      idle_.erase(it);
+      const bool local = c == s.ready_core;
+      s.ready_core = kNone;
+      core_task_[c] = k;
       if (!(s.flags & started)) {
         s.flags |= started;
         // Implicit tasks (roots, a region's members) are not scheduled.
-        uint64_t cost =
-            node(k).flags & trace::flag_implicit ? 0 : m_.schedule_ps();
+        uint64_t cost = node(k).flags & trace::flag_implicit ? 0
+                        : local ? m_.local_schedule_ps()
+                                : m_.schedule_ps();
         if (cost > 0) {
           push(now + cost, ev::proceed, c);
           continue;
@@ -213,6 +224,7 @@ private:
   }
 
   void enqueue(uint32_t k) {
+    t_[k].ready_core = releasing_core_;
     if ((node(k).flags & trace::flag_undeferred) ||
         ((t_[k].flags & flag::outside) && (t_[k].flags & waited_on)))
       queue_.push_front(k);
@@ -433,10 +445,14 @@ private:
     if (--s.tree == 0)
       subtree_done(k);
     uint64_t lat = m_.finish_latency_ps();
-    if (lat > 0)
+    if (lat > 0) {
       push(now + lat, ev::retire, k);
-    else
+    } else {
+      // Successors readied now, by this completion, may start here.
+      releasing_core_ = c;
       retire(k, now);
+      releasing_core_ = kNone;
+    }
   }
 
   // k and all its descendants have completed.
@@ -589,7 +605,8 @@ private:
   uint64_t unit_free_ = 0;
   uint32_t capacity_;
   uint32_t used_ = 0;
-  uint32_t serializing_ = kNone; // the stalled child serialize_stalled frees
+  uint32_t serializing_ = kNone;    // the stalled child serialize_stalled frees
+  uint32_t releasing_core_ = kNone; // the core whose completion is retiring
   uint64_t completed_ = 0, expected_ = 0;
   result res_;
 };

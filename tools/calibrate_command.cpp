@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -222,6 +223,27 @@ void start(int threads) {
     die("weft_init", rc);
 }
 
+// The runtime about to stop ran every task it was given deferred: none in
+// place (the throttle) nor serialised (a full engine), or the costs
+// measured are not the deferred path's that the sw model charges. Adds
+// the runtime's tasks to *deferred.
+void check_deferred(const char *phase, uint64_t *deferred) {
+  weft_stats s;
+  if (int rc = weft_stats_get(&s); rc != WEFT_OK)
+    die("weft_stats_get", rc);
+  if (s.tasks_undeferred != 0 || s.tasks_serialized != 0) {
+    std::fprintf(stderr,
+                 "%s: %s: %llu of %llu tasks ran in place and %llu "
+                 "serialised: the costs would be the in-place path's, not "
+                 "the deferred one the sw model charges\n",
+                 kWho, phase, (unsigned long long)s.tasks_undeferred,
+                 (unsigned long long)s.tasks_spawned,
+                 (unsigned long long)s.tasks_serialized);
+    std::exit(1);
+  }
+  *deferred += s.tasks_spawned;
+}
+
 void stop() {
   if (int rc = weft_shutdown(); rc != WEFT_OK)
     die("weft_shutdown", rc);
@@ -242,9 +264,12 @@ int calibrate(const calibrate_options &o) {
   std::vector<double> spawn = spawn_costs(buf);
   std::vector<double> finish = finish_costs(buf);
   double taskwait = taskwait_cost();
+  uint64_t deferred = 0;
+  check_deferred("spawn and finish batches (1 thread)", &deferred);
   stop();
   start(o.threads);
   double schedule = schedule_cost();
+  check_deferred("schedule probes", &deferred);
   stop();
   // Every task spawned ran: the batches were real work for the runtime.
   if (g_ran.load() != g_spawned) {
@@ -286,6 +311,8 @@ int calibrate(const calibrate_options &o) {
     std::printf("%4d  %8.1f  %9.1f\n", n, spawn[static_cast<size_t>(n)],
                 finish[static_cast<size_t>(n)]);
   std::printf("%s\n%s\n", j.dump(2).c_str(), path.c_str());
+  std::printf("deferred tasks: %llu of %ld (none in place)\n",
+              (unsigned long long)deferred, g_spawned);
   for (auto &[key, value] : j.items())
     if (value.is_number_float() &&
         !(std::isfinite(value.get<double>()) && value.get<double>() > 0)) {

@@ -48,6 +48,11 @@ public:
     return spawn_base_ + ndeps * spawn_dep_;
   }
   uint64_t schedule_ps() const override { return schedule_; }
+  // schedule_ns is a hand-off to another, idle worker (weft calibrate); a
+  // successor the retiring worker runs next pays no hand-off, and its take
+  // is in finish_base_ns (calibrate's finish batches run A's successors
+  // that way).
+  uint64_t local_schedule_ps() const override { return 0; }
   uint64_t finish_ps(uint32_t ndeps) const override {
     return finish_base_ + ndeps * finish_dep_;
   }

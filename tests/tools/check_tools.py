@@ -10,6 +10,7 @@ Prints PASS or the first problem (exit status 1).
 
 import csv
 import json
+import re
 import math
 import os
 import shutil
@@ -117,6 +118,12 @@ def check_calibrate(weft, folder):
         fail("weft calibrate exited with %d" % p.returncode)
     if path not in p.stdout:
         fail("weft calibrate did not print the path it wrote, %s" % path)
+    # The sw model charges the deferred path: every task calibrate spawned
+    # was deferred (it exits 1 naming the phase otherwise).
+    m = re.search(r"^deferred tasks: (\d+) of (\d+) ", p.stdout, re.M)
+    if not m or int(m.group(1)) != int(m.group(2)) or int(m.group(1)) == 0:
+        fail("weft calibrate did not report every task deferred: %r"
+             % (m.group(0) if m else p.stdout[-200:]))
     with open(path) as f:
         cal = json.load(f)
     if list(cal) != CAL_KEYS:
