@@ -517,10 +517,9 @@ template <class T, class F> struct remote_entry {
       register_remote(typeid(remote_entry<T, F>).name(), &serve_remote<T, F>);
 };
 
+// Fills s from the reply (any thread).
 template <class R, class S>
-void on_remote_reply(void *ctx, const remote_reply &r) {
-  auto *sp = static_cast<std::shared_ptr<S> *>(ctx);
-  S &s = **sp;
+void fill_remote_result(S &s, const remote_reply &r) {
   if (r.error) {
     s.error = std::make_exception_ptr(std::runtime_error(
         std::string(static_cast<const char *>(r.value), r.value_bytes)));
@@ -535,8 +534,37 @@ void on_remote_reply(void *ctx, const remote_reply &r) {
     std::memcpy(raw, r.value, sizeof(R));
     s.value.emplace(*std::launder(reinterpret_cast<R *>(raw)));
   }
-  async_complete(&s);
-  delete sp;
+}
+
+// An async_at's state across ranks: the future's state and the reference
+// that keeps it alive until the reply, in one allocation (make_shared);
+// the reply drops the reference after completing it.
+template <class R> struct remote_state : future<R>::state {
+  std::shared_ptr<typename future<R>::state> self;
+};
+
+template <class R> void on_remote_reply(void *ctx, const remote_reply &r) {
+  auto *s = static_cast<remote_state<R> *>(ctx);
+  std::shared_ptr<typename future<R>::state> keep = std::move(s->self);
+  fill_remote_result<R>(*s, r);
+  async_complete(s);
+}
+
+// An at()'s state across ranks lives on the caller's stack: it waits for
+// the reply before returning (async_wait returns only once async_complete
+// no longer touches the state).
+template <class R> void on_remote_reply_here(void *ctx, const remote_reply &r) {
+  auto *s = static_cast<typename future<R>::state *>(ctx);
+  fill_remote_result<R>(*s, r);
+  async_complete(s);
+}
+
+[[noreturn]] inline void throw_not_remote_ok(place p, const char *closure) {
+  throw std::invalid_argument(
+      std::string("weft::at: place ") + std::to_string(p.id) +
+      " is on another rank: the closure must be trivially copyable and "
+      "return void, a trivially copyable value or a registered pointer (" +
+      closure + ")");
 }
 } // namespace detail
 
@@ -546,28 +574,42 @@ namespace detail {
 template <class R, class T, class F>
 future<R> remote_async(place p, const T *root, F &f, const copy_options &opt,
                        bool in_finish = false) {
-  using S = typename future<R>::state;
-  auto s = std::make_shared<S>();
   if constexpr (remote_ok<T, F>) {
-    auto *ctx = new std::shared_ptr<S>(s);
+    auto s = std::make_shared<remote_state<R>>();
+    s->self = s;
     if (in_finish)
       add_finish_task(s.get());
     try {
       dist()->call("weft::at", p.id, remote_entry<T, F>::id, root, opt, &f,
-                   sizeof(F), ctx, &on_remote_reply<R, S>);
+                   sizeof(F), s.get(), &on_remote_reply<R>);
     } catch (...) {
-      delete ctx;
+      s->self.reset();
       async_complete(s.get()); // the finish task ends (the call threw)
       throw;
     }
+    return future<R>(std::move(s));
   } else {
-    throw std::invalid_argument(
-        std::string("weft::at: place ") + std::to_string(p.id) +
-        " is on another rank: the closure must be trivially copyable and "
-        "return void, a trivially copyable value or a registered pointer (" +
-        typeid(F).name() + ")");
+    throw_not_remote_ok(p, typeid(F).name());
   }
-  return future<R>(std::move(s));
+}
+
+// at() to a place on another rank: as remote_async(...).get(), with the
+// state on this stack (no allocation: the call waits for its reply).
+template <class R, class T, class F>
+at_result_t<R> remote_call(place p, const T *root, F &f,
+                           const copy_options &opt) {
+  if constexpr (remote_ok<T, F>) {
+    typename future<R>::state s;
+    dist()->call("weft::at", p.id, remote_entry<T, F>::id, root, opt, &f,
+                 sizeof(F), &s, &on_remote_reply_here<R>);
+    async_wait(&s);
+    if (s.error)
+      std::rethrow_exception(s.error);
+    if constexpr (!std::is_void_v<R>)
+      return std::move(*s.value);
+  } else {
+    throw_not_remote_ok(p, typeid(F).name());
+  }
 }
 } // namespace detail
 
@@ -625,7 +667,7 @@ auto at(place p, const T *root, F f, copy_options opt = {}) {
   using R = std::invoke_result_t<F &, T *>;
   if (const detail::dist_ops *d = detail::dist(); d && p.id != d->rank) {
     detail::check_place("weft::at", p);
-    return detail::remote_async<R>(p, root, f, opt).get();
+    return detail::remote_call<R>(p, root, f, opt);
   }
   return async_at(p, root, std::move(f), opt).get();
 }

@@ -803,14 +803,14 @@ void comm::send(int to, const am_header &h, const void *payload) {
   if (impl_->direct && h.payload <= kEagerPayload) {
     // Small: a blocking MPI_Send from this thread returns once the message
     // is in the target's queue (eager); no request for anybody to complete.
-    thread_local std::vector<char> b;
-    b.resize(sizeof h + h.payload);
-    std::memcpy(b.data(), &h, sizeof h);
+    // The message is built on the stack (no thread-local buffer to find).
+    alignas(16) char b[sizeof h + kEagerPayload];
+    std::memcpy(b, &h, sizeof h);
     if (h.payload)
-      std::memcpy(b.data() + sizeof h, payload, h.payload);
+      std::memcpy(b + sizeof h, payload, h.payload);
     stats_.am_sent[h.handler].fetch_add(1, std::memory_order_relaxed);
     impl_->check(
-        MPI_Send(b.data(), int(b.size()), MPI_BYTE, to, kTag, impl_->net),
+        MPI_Send(b, int(sizeof h + h.payload), MPI_BYTE, to, kTag, impl_->net),
         "MPI_Send", to);
     return;
   }
