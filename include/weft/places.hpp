@@ -605,10 +605,8 @@ future<R> remote_async(place p, const T *root, F &f, const copy_options &opt,
   }
 }
 
-// The result of a remote_call's state. Not inlined: GCC 12 with
-// -fsanitize=thread took the state on the caller's stack for its first
-// member (an atomic<bool>) and rejected moving the result out of it
-// (-Wstringop-overflow, a false positive).
+// The result of a remote_call's state (out of line: the rethrow and the
+// move stay out of every at() call site).
 template <class R>
 [[gnu::noinline]] at_result_t<R> remote_result(typename future<R>::state &s) {
   if (s.error)
