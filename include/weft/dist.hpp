@@ -44,9 +44,11 @@ void places_mpi_barrier();
 struct dist_stats {
   std::uint64_t calls_sent = 0, calls_received = 0;
   std::uint64_t replies_sent = 0, replies_received = 0;
-  // Of those received, the ones a waiting thread received itself (polling:
-  // the call ran, or the reply completed, without passing through the
-  // progress thread), and the progress thread's naps.
+  // Of those received, the ones a polling thread received itself: a
+  // thread waiting across ranks, or an idle worker polling before it sleeps
+  // (core/idle.hpp's idle hook; the call ran, or the reply completed,
+  // without passing through the progress thread); and the progress
+  // thread's naps.
   std::uint64_t calls_polled = 0, replies_polled = 0, progress_naps = 0;
   // heap forfeits (error paths, ranges over a pinned graph) and requests
   // for a full ring's holes

@@ -237,7 +237,7 @@ struct comm::impl {
     check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "MPI_Win_lock_all");
     check(MPI_Barrier(net), "MPI_Barrier after the window's set-up");
     rbuf.resize(sizeof(am_header) + kMaxPayload);
-    post_receive();
+    init_receive();
     heartbeat_busy.assign(c.world_, 0);
     peer_in_finish.assign(c.world_, 0);
     last_heard = std::vector<std::atomic<std::int64_t>>(c.world_);
@@ -369,15 +369,19 @@ struct comm::impl {
     c.stats_.put_bytes.fetch_add(bytes, std::memory_order_relaxed);
   }
 
-  // The receive: one MPI_Irecv of any source into rbuf (a header and the
+  // The receive: one receive of any source into rbuf (a header and the
   // largest payload) stays posted; a poll tests it (MPI_Test), handles the
   // message and posts the next. An idle poll is one MPI_Test, not a probe
   // of the matching queues, and a message is matched once, as it arrives.
-  void post_receive() {
-    check(MPI_Irecv(rbuf.data(), int(rbuf.size()), MPI_BYTE, MPI_ANY_SOURCE,
-                    kTag, net, &rreq),
-          "MPI_Irecv");
+  // The request is persistent (MPI_Recv_init once, MPI_Start per message):
+  // Open MPI then neither allocates nor frees a request per message.
+  void init_receive() {
+    check(MPI_Recv_init(rbuf.data(), int(rbuf.size()), MPI_BYTE, MPI_ANY_SOURCE,
+                        kTag, net, &rreq),
+          "MPI_Recv_init");
+    post_receive();
   }
+  void post_receive() { check(MPI_Start(&rreq), "MPI_Start of the receive"); }
 
   bool poll_incoming(bool polled) {
     bool any = false;
@@ -663,6 +667,7 @@ struct comm::impl {
     sends.clear();
     MPI_Cancel(&rreq); // the posted receive (a message may complete it)
     MPI_Wait(&rreq, MPI_STATUS_IGNORE);
+    MPI_Request_free(&rreq); // persistent: freed explicitly
     window_closing.store(true, std::memory_order_seq_cst);
     for (backoff b(kProgressBackoff);
          window_users.load(std::memory_order_seq_cst) > 0;)
@@ -870,14 +875,14 @@ void comm::send(int to, const am_header &h, const void *payload) {
   if (impl_->direct && h.payload <= kEagerPayload) {
     // Small: a blocking MPI_Send from this thread returns once the message
     // is in the target's queue (eager); no request for anybody to complete.
-    thread_local std::vector<char> b;
-    b.resize(sizeof h + h.payload);
-    std::memcpy(b.data(), &h, sizeof h);
+    // The message is built on the stack (no thread-local buffer to find).
+    alignas(16) char b[sizeof h + kEagerPayload];
+    std::memcpy(b, &h, sizeof h);
     if (h.payload)
-      std::memcpy(b.data() + sizeof h, payload, h.payload);
+      std::memcpy(b + sizeof h, payload, h.payload);
     stats_.am_sent[h.handler].fetch_add(1, std::memory_order_relaxed);
     impl_->check(
-        MPI_Send(b.data(), int(b.size()), MPI_BYTE, to, kTag, impl_->net),
+        MPI_Send(b, int(sizeof h + h.payload), MPI_BYTE, to, kTag, impl_->net),
         "MPI_Send", to);
     return;
   }

@@ -2,6 +2,7 @@
 // the incoming heap of each rank's window (a ring reserved by a remote
 // fetch-and-add on its top, freed out of order, its tail published for the
 // reservers), the call and reply messages, and places_mpi_init/finalize.
+#include "block_cache.hpp"
 #include "comm.hpp"
 #include "ring_index.hpp"
 
@@ -59,8 +60,9 @@ std::size_t round64(std::size_t n) { return (n + 63) & ~std::size_t(63); }
 
 // A call that arrived, for the workers: the waiting worker that received it
 // runs it when its poll returns, else the team's inbox hands it to the first
-// idle one. Captures up to kInlineCaptures bytes are kept in the job itself
-// (one allocation per call).
+// idle one. Captures up to kInlineCaptures bytes are kept in the job itself;
+// the job's block comes from the receiving thread's block_cache (no
+// allocation per call once a thread has run calls).
 constexpr std::size_t kInlineCaptures = 64;
 struct arrived : inbox_job {
   int from = 0;
@@ -73,6 +75,15 @@ struct arrived : inbox_job {
   std::unique_ptr<char[]> large;
   const char *captures() const { return large ? large.get() : small; }
 };
+using arrived_blocks = dist::block_cache<sizeof(arrived), 8>;
+static_assert(alignof(arrived) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+struct arrived_free {
+  void operator()(arrived *a) const {
+    a->~arrived();
+    arrived_blocks::give(a);
+  }
+};
+using arrived_ptr = std::unique_ptr<arrived, arrived_free>;
 
 struct pending {
   void *ctx;
@@ -375,12 +386,27 @@ char *scratch(std::size_t n) {
   return b.p;
 }
 
+// Bodies up to this size (with the 8-byte object count: comm's eager
+// limit, 1 KiB) are built on the stack.
+constexpr std::size_t kSmallBody = 1024 - 8;
+
 // Sends h (+ [objects][payload]) to `to`, with root's graph copied into to's
 // incoming heap first when root is not null: measured, a range reserved,
 // copied into the intermediate buffer with pointers pre-adjusted to that
 // range, moved with one MPI_Put.
 void send_with_graph(const char *call, int to, am_header h, const void *root,
                      copy_map map, const void *payload, std::size_t n) {
+  if (!root && n <= kSmallBody) {
+    // The empty path (a call's captures, a value reply): the body on the
+    // stack, no thread-local vector to find and resize.
+    alignas(16) char small[8 + kSmallBody];
+    std::memset(small, 0, 8);
+    if (n)
+      std::memcpy(small + 8, payload, n);
+    h.payload = std::uint32_t(8 + n);
+    g->c->send(to, h, small);
+    return;
+  }
   thread_local std::vector<char> body; // no allocation once grown
   body.resize(8 + n);
   if (n)
@@ -470,7 +496,7 @@ void start_arrived(inbox_job *j) {
   struct over {
     ~over() { g->serving.fetch_sub(1, std::memory_order_release); }
   } counted;
-  std::unique_ptr<arrived> a(static_cast<arrived *>(j));
+  arrived_ptr a(static_cast<arrived *>(j));
   if (!a->fn) {
     if (a->graph.base)
       op_release(&a->graph);
@@ -496,7 +522,7 @@ detail::remote_serve_fn handler_of(std::uint64_t id) {
 
 void on_call(int from, const am_header &h, const char *body) {
   g->serving.fetch_add(1, std::memory_order_relaxed); // under step_lock
-  auto a = std::make_unique<arrived>();
+  arrived_ptr a(::new (arrived_blocks::take()) arrived);
   a->run = start_arrived;
   a->from = from;
   a->seq = h.seq;
