@@ -17,7 +17,7 @@ int workers(const runtime &rt) { return rt.nthreads(); }
 worker *current_worker() { return tl_worker; }
 
 void release_block(worker &w, void *block, uint16_t owner) {
-  w.pool().release(block, owner, w.rt().pools());
+  w.side_pool().release(block, owner, w.rt().side_pools());
 }
 
 } // namespace weft::engine_host

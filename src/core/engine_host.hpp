@@ -44,8 +44,9 @@ int workers(const runtime &rt);
 // The calling thread's worker; nullptr for threads weft does not know.
 worker *current_worker();
 
-// Returns a block the engine took from w's pool (or another worker's) to the
-// pool it came from (`owner`, as task::owner); w is the calling worker.
+// Returns a block the engine took from w's side pool (or another worker's,
+// worker::side_pool) to the side pool it came from (`owner`, as
+// task::owner); w is the calling worker.
 void release_block(worker &w, void *block, uint16_t owner);
 
 } // namespace engine_host

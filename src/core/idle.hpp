@@ -199,6 +199,7 @@ template <class Done> void worker::wait_until(Done done) {
     if (!idle.pause()) {
       stop_polling(idle_poll_op::stop_to_sleep);
       pool_.flush_remote(rt_.pools());
+      side_pool_.flush_remote(rt_.side_pools());
       sleep_unless([&] { return done() || work_visible(); });
       idle.reset();
     }

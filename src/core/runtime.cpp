@@ -164,7 +164,8 @@ runtime::runtime(int nthreads, std::unique_ptr<dependency_engine> engine,
                  std::unique_ptr<worksharing_engine> ws_engine)
     : engine_(std::move(engine)), ws_engine_(std::move(ws_engine)),
       workers_(new worker *[kMaxWorkers + 1]()),
-      pools_(new task_pool *[kMaxWorkers + 1]()) {
+      pools_(new task_pool *[kMaxWorkers + 1]()),
+      side_pools_(new task_pool *[kMaxWorkers + 1]()) {
   asymmetric_fence_init();
   if (ws_engine_->allocates_descriptors())
     descriptor_bins_ = ws_engine_.get();
@@ -196,6 +197,7 @@ worker *runtime::new_worker(bool with_thread) {
   auto *w = new worker(*this, id);
   workers_[id] = w;
   pools_[id] = &w->pool();
+  side_pools_[id] = &w->side_pool();
   if (trace::on())
     w->trace_ = trace::attach(id);
   nworkers_.store(id + 1, std::memory_order_release);

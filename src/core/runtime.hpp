@@ -42,6 +42,8 @@ public:
   worksharing_engine *descriptor_bins() const { return descriptor_bins_; }
   worker &worker_at(int i) { return *workers_[i]; }
   task_pool *const *pools() { return pools_.get(); }
+  // The workers' side pools (worker::side_pool), indexed like pools().
+  task_pool *const *side_pools() { return side_pools_.get(); }
   bool stopping() const { return stopping_.load(std::memory_order_acquire); }
   team &initial_team() { return *team0_; }
 
@@ -190,6 +192,7 @@ private:
   std::unique_ptr<wait_watchdog> watchdog_; // WEFT_DEBUG=waits
   std::unique_ptr<worker *[]> workers_;
   std::unique_ptr<task_pool *[]> pools_;
+  std::unique_ptr<task_pool *[]> side_pools_;
   std::atomic<int> nworkers_{0};
   std::vector<pthread_t> threads_;
   std::mutex workers_lock_;    // creation, threads_, idle_

@@ -23,7 +23,7 @@ class dep_domain;
 enum task_flag : uint16_t {
   TASK_ROOT = 1u << 0,   // a thread's implicit task; never freed
   TASK_WAITER = 1u << 1, // taskwait-depend pseudo task on a waiter's stack
-  TASK_PAYLOAD_POOL = 1u << 2,  // arg points to an extra pool block
+  TASK_PAYLOAD_POOL = 1u << 2,  // arg points to a side-pool block
   TASK_PAYLOAD_HEAP = 1u << 3,  // arg points to malloc'ed memory
   TASK_ARGS = 1u << 4,          // weft_spawn_args: fn is a weft_args_fn
   TASK_NO_SUCCESSORS = 1u << 5, // set by the engine: no task can follow it

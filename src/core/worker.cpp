@@ -20,8 +20,8 @@ std::atomic<bool> tied_scheduling{false};
 
 worker::worker(runtime &rt, int id)
     : rt_(rt), id_(id), current_(nullptr),
-      rng_(0x9e3779b97f4a7c15ull * (id + 1)), pool_(static_cast<uint16_t>(id)) {
-}
+      rng_(0x9e3779b97f4a7c15ull * (id + 1)), pool_(static_cast<uint16_t>(id)),
+      side_pool_(static_cast<uint16_t>(id)) {}
 
 worker::~worker() {
   for (team *t : team_cache)
@@ -78,6 +78,7 @@ void worker::thread_main() {
     while ((now = job_seq_.load(std::memory_order_acquire)) == seen) {
       if (!idle.pause()) {
         pool_.flush_remote(rt_.pools());
+        side_pool_.flush_remote(rt_.side_pools());
         dependency_engine &eng = rt_.engine();
         if (eng.holds_ready_tasks())
           drain_engine();
@@ -150,7 +151,7 @@ void worker::init_task(task *t, weft_task_fn fn, void *arg) {
 void worker::free_task(task *t) {
   rt_.engine().task_free(*this, t);
   if (t->flags & TASK_PAYLOAD_POOL)
-    pool_.release(t->arg, t->owner, rt_.pools());
+    side_pool_.release(t->arg, t->owner, rt_.side_pools());
   else if (t->flags & TASK_PAYLOAD_HEAP)
     std::free(t->arg);
   if (std::exception_ptr *e = t->exc.load(std::memory_order_acquire)) {
@@ -357,26 +358,18 @@ __attribute__((always_inline)) inline void worker::run_inline_task(task &t) {
   }
 }
 
-// A payload may take a pool block that was a task a thief still looks at:
-// ready_deque::steal_if's check reads a stale task's parent and group words
-// (atomically; its answer counts for nothing when the take fails), while
-// the payload's writer stores plain bytes there. On x86 the stale read is
-// harmless, but it is a data race in C++'s model, and ThreadSanitizer
-// reports it (gomp_abi.in_place_tasks.t4). Under TSan payloads therefore
-// come from the heap, so that TSan keeps checking that task words thieves
-// read are written atomically; the release build keeps the pool.
-#if defined(__SANITIZE_THREAD__)
-inline constexpr bool kPayloadsFromPool = false;
-#else
-inline constexpr bool kPayloadsFromPool = true;
-#endif
-
+// A payload larger than the task's inline bytes takes a block of the side
+// pool, never of the task pool: ready_deque::steal_if's check reads a stale
+// task's parent and group words (atomically; its answer counts for nothing
+// when the take fails), and a task-pool block written plainly as a payload
+// would race with that read (ThreadSanitizer saw it in
+// gomp_abi.in_place_tasks.t4 when payloads came from the task pool).
 void *worker::alloc_payload(task *t, std::size_t size, std::size_t align) {
   if (size <= kTaskInlinePayload && align <= 64)
     return t->payload; // line 2 is 64-byte aligned
   void *mem;
-  if (kPayloadsFromPool && size <= kBlockSize && align <= 64) {
-    mem = pool_.alloc();
+  if (size <= kBlockSize && align <= 64) {
+    mem = side_pool_.alloc();
     t->flags |= TASK_PAYLOAD_POOL;
   } else {
     std::size_t a = align < 16 ? 16 : align;

@@ -65,6 +65,10 @@ public:
   runtime &rt() { return rt_; }
   task *current() const { return current_; }
   task_pool &pool() { return pool_; }
+  // Blocks that never become tasks (payloads, the sw engine's successor
+  // chunks): a thief's stale check reads task words (parent, group) of any
+  // block of pool(), so plain bytes must not go there.
+  task_pool &side_pool() { return side_pool_; }
   worker_counters &counters() { return c_; }
   wait_record &wait_state() { return wait_; }
   bool sleeping() const { return sleeping_.load(std::memory_order_relaxed); }
@@ -399,6 +403,7 @@ private:
   team_slot *slot_ = nullptr;
   int slot_index_ = 0;
   task_pool pool_;
+  task_pool side_pool_;
   worker_counters c_;
   wait_record wait_;
   alignas(64) std::atomic<uint32_t> sleep_word_{0};

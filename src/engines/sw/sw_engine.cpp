@@ -71,7 +71,7 @@ bool sw_engine::add_successor(worker &w, task *pred, task *succ) {
     uint32_t k = s - kSuccInline;
     succ_chunk *c;
     if (k % kChunkSlots == 0) {
-      c = static_cast<succ_chunk *>(w.pool().alloc());
+      c = static_cast<succ_chunk *>(w.side_pool().alloc()); // not a task block
       c->next = nullptr;
       c->owner = static_cast<uint64_t>(w.id());
       succ_chunk *first = pred->succ_more;
