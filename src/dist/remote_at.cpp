@@ -692,14 +692,19 @@ void op_release(graph_buffer *b) {
 // call that arrived is still served or in its tail (serving), and none of
 // its calls awaits a reply (its slot taken, or in the overflow map), a
 // future dropped before its reply included (the reply is still handled).
-bool quiet() {
-  if (g->serving.load(std::memory_order_acquire) != 0)
-    return false;
+// Whether none of this rank's calls awaits a reply (its slot taken, or in
+// the overflow map).
+bool none_awaiting_reply() {
   for (std::uint64_t i = 0; i < kCallSlots; ++i)
     if (g->slots[i].seq.load(std::memory_order_acquire) != kSlotFree)
       return false;
   std::lock_guard<std::mutex> lk(g->calls_lock);
   return g->calls.empty();
+}
+
+bool quiet() {
+  return g->serving.load(std::memory_order_acquire) == 0 &&
+         none_awaiting_reply();
 }
 
 // As quiet, when places_mpi_finalize's bound has passed: what this rank's
@@ -760,13 +765,8 @@ void describe_unfinished(char *out, std::size_t n) {
 // holds the rank out of finalize for as long as f runs. A rank that drives
 // (its own calls pending, or none served) is not stuck.
 bool stuck_in_served() {
-  if (g->serving.load(std::memory_order_acquire) == 0)
-    return false;
-  for (std::uint64_t i = 0; i < kCallSlots; ++i)
-    if (g->slots[i].seq.load(std::memory_order_acquire) != kSlotFree)
-      return false;
-  std::lock_guard<std::mutex> lk(g->calls_lock);
-  return g->calls.empty();
+  return g->serving.load(std::memory_order_acquire) != 0 &&
+         none_awaiting_reply();
 }
 
 } // namespace

@@ -52,6 +52,20 @@ void thread_decoder::run_span(std::vector<record> &out, record e,
   out.push_back(e);
 }
 
+void thread_decoder::created_with_dep(std::vector<record> &out, record &e,
+                                      const record &r, uint8_t mode) {
+  const uint64_t id = r.task & 0xffffffffu;
+  e.type = kind::task_create;
+  e.sub = r.sub & 0x0f;
+  e.count = 1;
+  e.task = id;
+  e.arg = r.arg & 0xffffffffu;
+  e.time = next_ns(r.time);
+  out.push_back(e);
+  out.push_back(record{kind::dep, mode, thread_, 0, e.time, id,
+                       uint64_t(r.count) << 32 | r.task >> 32});
+}
+
 std::string thread_decoder::add(const record &r, std::vector<record> &out) {
   if (r.type < kind::task_create || r.type > last_kind_)
     return "unknown record kind " + std::to_string(int(r.type));
@@ -115,17 +129,8 @@ std::string thread_decoder::add(const record &r, std::vector<record> &out) {
       overhead(out, overhead_kind::spawn, spawn_task_, spawn_from_, spawn_to_);
     return {};
   case kind::task_spawn_dep: {
-    uint64_t id = r.task & 0xffffffffu;
-    e.type = kind::task_create;
-    e.sub = r.sub & 0x0f;
-    e.count = 1;
-    e.task = id;
-    e.arg = r.arg & 0xffffffffu;
-    e.time = next_ns(r.time);
-    out.push_back(e);
-    out.push_back(record{kind::dep, uint8_t(r.sub >> 4), thread_, 0, e.time, id,
-                         uint64_t(r.count) << 32 | r.task >> 32});
-    overhead(out, overhead_kind::spawn, id, r.time, r.time + (r.arg >> 32));
+    created_with_dep(out, e, r, uint8_t(r.sub >> 4));
+    overhead(out, overhead_kind::spawn, e.task, r.time, r.time + (r.arg >> 32));
     return {};
   }
   case kind::task_exec:
@@ -158,16 +163,7 @@ std::string thread_decoder::add(const record &r, std::vector<record> &out) {
              std::to_string(int(mode));
     if (!(r.sub & kInlineEnded) && (r.arg >> 32) != 0)
       return "task_inline_dep record with a body length but no end";
-    uint64_t id = r.task & 0xffffffffu;
-    e.type = kind::task_create;
-    e.sub = r.sub & 0x0f;
-    e.count = 1;
-    e.task = id;
-    e.arg = r.arg & 0xffffffffu;
-    e.time = next_ns(r.time);
-    out.push_back(e);
-    out.push_back(record{kind::dep, mode, thread_, 0, e.time, id,
-                         uint64_t(r.count) << 32 | r.task >> 32});
+    created_with_dep(out, e, r, mode);
     e.type = kind::task_begin;
     e.sub = 0;
     e.count = 0;

@@ -52,6 +52,11 @@ private:
   // task_end at ticks `end`.
   void run_span(std::vector<record> &out, record e, uint64_t begin,
                 uint64_t end);
+  // The task_create and dep records of a short record carrying one
+  // dependence of the given mode (task_spawn_dep, task_inline_dep); e is
+  // left as the task_create.
+  void created_with_dep(std::vector<record> &out, record &e, const record &r,
+                        uint8_t mode);
 
   uint64_t tick0_;
   double ns_per_tick_;

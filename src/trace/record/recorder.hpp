@@ -363,18 +363,12 @@ inline uint32_t inline_begun(thread_log &l, uint32_t parent_id, uint8_t flags,
 inline uint32_t inline_begun_dep(thread_log &l, uint32_t parent_id,
                                  const weft_dep &dep, uint8_t flags,
                                  uint64_t at) {
-  uint32_t id = l.fresh_id();
-  l.settle();
-  l.tail = thread_log::tail_inline;
-  l.i_id = id;
-  l.i_parent = parent_id;
-  l.i_flags =
-      static_cast<uint8_t>(flags | static_cast<uint8_t>(dep.mode & 7) << 4);
+  uint32_t id = inline_begun(
+      l, parent_id,
+      static_cast<uint8_t>(flags | static_cast<uint8_t>(dep.mode & 7) << 4),
+      at);
   l.i_dep = true;
   l.i_addr = reinterpret_cast<uint64_t>(dep.addr);
-  l.i_at = at;
-  l.mark = 0;
-  l.done = false;
   return id;
 }
 // A task run in place by its creator that has more than one dependence,
