@@ -92,7 +92,12 @@ char *arena::alloc_extent(std::size_t bytes) {
   if (bytes == 0 || bytes > limit_)
     return nullptr;
   std::lock_guard<std::mutex> lk(lock_);
-  return take(bytes);
+  char *p = take(bytes);
+  if (!p && list_bytes_ > 0) { // the listed blocks may free whole chunks
+    flush_lists();
+    p = take(bytes);
+  }
+  return p;
 }
 
 void arena::free_extent(char *p, std::size_t bytes, bool starts_clear) {
@@ -171,8 +176,8 @@ void arena::small_put(std::size_t off, std::size_t len) {
 // in that chunk, or taken back by the bump pointer when it ends there; a
 // chunk that is not the current one and has no live block left goes back
 // to the extents whole.
-void arena::small_insert(std::size_t off, std::size_t len) {
-  auto c = chunk_at(off);
+void arena::small_insert(std::map<std::size_t, chunk_rec>::iterator c,
+                         std::size_t off, std::size_t len) {
   const std::size_t cstart = c->first, cend = c->second.end;
   auto next = small_free_.lower_bound(off);
   if (next != small_free_.end() && next->first == off + len &&
@@ -208,18 +213,72 @@ void arena::small_insert(std::size_t off, std::size_t len) {
   small_put(off, len);
 }
 
+// Merges every listed block into its chunk's free ranges. A chunk's live
+// count includes its listed blocks, so it reaches 0 only at the last of
+// them, when all the others are merged already.
+void arena::flush_lists() {
+  for (std::size_t k = 1; k < lists_.size(); ++k) {
+    char *p = lists_[k];
+    lists_[k] = nullptr;
+    while (p) {
+      char *next;
+      std::memcpy(&next, p, sizeof next);
+      const std::size_t off = static_cast<std::size_t>(p - base_);
+      auto c = chunk_at(off);
+      WEFT_CHECK(c->second.live >= 8 * k,
+                 "arena: a listed block of %zu bytes in a chunk with %zu "
+                 "live",
+                 8 * k, c->second.live);
+      c->second.live -= 8 * k;
+      small_insert(c, off, 8 * k);
+      p = next;
+    }
+  }
+  list_bytes_ = 0;
+}
+
+void arena::trim() {
+  std::lock_guard<std::mutex> lk(lock_);
+  flush_lists();
+}
+
+char *arena::fit_small(std::size_t bytes) {
+  auto f = small_by_size_.lower_bound({bytes, 0});
+  if (f == small_by_size_.end())
+    return nullptr;
+  const std::size_t off = f->second, len = f->first;
+  small_erase(small_free_.find(off));
+  if (len > bytes) // the rest lies between this block and a live one
+    small_put(off + bytes, len - bytes);
+  chunk_at(off)->second.live += bytes;
+  return base_ + off;
+}
+
 char *arena::alloc_small(std::size_t bytes) {
   std::lock_guard<std::mutex> lk(lock_);
-  if (bytes > kOwnExtentBytes) // an extent of its own, as free_small frees it
-    return take((bytes + kExtentAlign - 1) & ~(kExtentAlign - 1));
-  if (auto f = small_by_size_.lower_bound({bytes, 0});
-      f != small_by_size_.end()) {
-    const std::size_t off = f->second, len = f->first;
-    small_erase(small_free_.find(off));
-    if (len > bytes) // the rest lies between this block and a live one
-      small_put(off + bytes, len - bytes);
-    chunk_at(off)->second.live += bytes;
-    return base_ + off;
+  if (bytes > kOwnExtentBytes) { // an extent of its own, as free_small frees
+    const std::size_t n = (bytes + kExtentAlign - 1) & ~(kExtentAlign - 1);
+    char *p = take(n);
+    if (!p && list_bytes_ > 0) {
+      flush_lists();
+      p = take(n);
+    }
+    return p;
+  }
+  if (bytes - 1 < kListMaxBytes) {
+    if (char *p = lists_[bytes / 8]) { // its chunk counts it live already
+      std::memcpy(&lists_[bytes / 8], p, sizeof p);
+      list_bytes_ -= bytes;
+      return p;
+    }
+  }
+  if (char *p = fit_small(bytes))
+    return p;
+  if (static_cast<std::size_t>(chunk_end_ - chunk_) < bytes &&
+      list_bytes_ > 0) { // merge the lists before a new chunk is taken
+    flush_lists();
+    if (char *p = fit_small(bytes))
+      return p;
   }
   if (static_cast<std::size_t>(chunk_end_ - chunk_) < bytes) {
     char *c = take(kChunkBytes);
@@ -239,7 +298,7 @@ char *arena::alloc_small(std::size_t bytes) {
         old->second.end = a;
       }
       if (a > off) // (a chunk is refreshed only with a block live in it)
-        small_insert(off, a - off);
+        small_insert(old, off, a - off);
     }
     cur_chunk_ = static_cast<std::size_t>(c - base_);
     cur_rec_ = &(chunks_[cur_chunk_] = chunk_rec{cur_chunk_ + kChunkBytes, 0});
@@ -259,24 +318,33 @@ void arena::free_small(char *p, std::size_t bytes) {
   }
   clear_starts(p, bytes);
   std::lock_guard<std::mutex> lk(lock_);
+  if (bytes - 1 < kListMaxBytes) { // onto its size's list, merged later
+    std::memcpy(p, &lists_[bytes / 8], sizeof p);
+    lists_[bytes / 8] = p;
+    list_bytes_ += bytes;
+    if (list_bytes_ > kListCapBytes)
+      flush_lists();
+    return;
+  }
   const std::size_t off = static_cast<std::size_t>(p - base_);
   auto c = chunk_at(off);
   WEFT_CHECK(c->second.live >= bytes,
              "arena: %zu bytes freed of a chunk with %zu live", bytes,
              c->second.live);
   c->second.live -= bytes;
-  small_insert(off, bytes);
+  small_insert(c, off, bytes);
 }
 
 std::size_t arena::used() const {
   std::lock_guard<std::mutex> lk(lock_);
-  return top_ - free_total_ - small_free_bytes_ -
+  return top_ - free_total_ - small_free_bytes_ - list_bytes_ -
          static_cast<std::size_t>(chunk_end_ - chunk_);
 }
 
 std::size_t arena::held_free() const {
   std::lock_guard<std::mutex> lk(lock_);
-  return small_free_bytes_ + static_cast<std::size_t>(chunk_end_ - chunk_);
+  return small_free_bytes_ + list_bytes_ +
+         static_cast<std::size_t>(chunk_end_ - chunk_);
 }
 
 arena::small_view arena::view_small() const {
@@ -285,6 +353,20 @@ arena::small_view arena::view_small() const {
   for (const auto &[off, c] : chunks_)
     v.chunks.push_back({off, c.end, c.live});
   v.free.assign(small_free_.begin(), small_free_.end());
+  for (std::size_t k = 1; k < lists_.size(); ++k)
+    for (char *p = lists_[k]; p; std::memcpy(&p, p, sizeof p)) {
+      const std::size_t off = static_cast<std::size_t>(p - base_);
+      v.listed.emplace_back(off, 8 * k);
+      // A listed block counts as live in its chunk's record, not here.
+      auto c = std::upper_bound(
+          v.chunks.begin(), v.chunks.end(), off,
+          [](std::size_t o, const std::array<std::size_t, 3> &r) {
+            return o < r[0];
+          });
+      if (c != v.chunks.begin() && off < (c - 1)->at(1))
+        (c - 1)->at(2) -= 8 * k;
+    }
+  std::sort(v.listed.begin(), v.listed.end());
   if (chunk_) {
     v.bump = static_cast<std::size_t>(chunk_ - base_);
     v.bump_end = static_cast<std::size_t>(chunk_end_ - base_);

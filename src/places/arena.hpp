@@ -42,28 +42,45 @@ public:
   // starts_clear: no block start is marked in it (cleared already, or
   // never marked: an intermediate buffer), so the bitmap is left alone.
   void free_extent(char *p, std::size_t bytes, bool starts_clear = false);
-  // `bytes` (a multiple of 8) from the free ranges of the chunks (best fit:
-  // the smallest that holds it, split), or the bump chunk; nullptr when
-  // full. A block above kOwnExtentBytes gets an extent of its own, never a
-  // piece of a chunk (free_small frees it as one).
+  // `bytes` (a multiple of 8) from the list of released blocks of exactly
+  // that size (up to kListMaxBytes), else the free ranges of the chunks
+  // (best fit: the smallest that holds it, split), else the bump chunk;
+  // before a new chunk is taken the lists are merged into the free ranges
+  // (flush_lists) and the best fit tried again. nullptr when full. A block
+  // above kOwnExtentBytes gets an extent of its own, never a piece of a
+  // chunk (free_small frees it as one).
   char *alloc_small(std::size_t bytes);
   static constexpr std::size_t kOwnExtentBytes = std::size_t(1) << 18;
-  // Gives back a block of alloc_small(bytes) (its start mark cleared): it
-  // merges with the free ranges beside it in its chunk (or moves the bump
-  // pointer back when it ends there), and a chunk other than the current
-  // one goes back to the extents once none of its blocks is live; a block
-  // with an extent of its own is freed as an extent.
+  // Released blocks of 8 to kListMaxBytes wait on a list of their size
+  // (the next pointer in their first word) until an allocation of that
+  // size takes them, or until the lists are merged: when they hold more
+  // than kListCapBytes, when a small block or an extent finds no room
+  // otherwise, or on trim().
+  static constexpr std::size_t kListMaxBytes = 1024;
+  static constexpr std::size_t kListCapBytes = std::size_t(1) << 18;
+  // Gives back a block of alloc_small(bytes) (its start mark cleared): one
+  // of up to kListMaxBytes goes on its size's list; a larger one (and each
+  // listed one when the lists are merged) merges with the free ranges
+  // beside it in its chunk (or moves the bump pointer back when it ends
+  // there), and a chunk other than the current one goes back to the
+  // extents once none of its blocks is live or listed; a block with an
+  // extent of its own is freed as an extent.
   void free_small(char *p, std::size_t bytes);
-  // The free ranges kept in the chunks and the current chunk's unused rest
-  // (bytes): capacity() = used() + free_bytes() + held_free() for an owned
-  // arena.
+  // Merges every listed block into the chunks' free ranges now (chunks left
+  // without a live block go back to the extents).
+  void trim();
+  // The free ranges and listed blocks kept in the chunks and the current
+  // chunk's unused rest (bytes): capacity() = used() + free_bytes() +
+  // held_free() for an owned arena.
   std::size_t held_free() const;
   // The small blocks' bookkeeping, copied (for the tests): the chunks
-  // (offset, end, live bytes), the free ranges (offset, length) and the
+  // (offset, end, live bytes: neither free nor listed), the free ranges
+  // (offset, length), the listed blocks (offset, length; by offset) and the
   // current chunk's bump range [bump, bump_end) (offsets; equal: none).
   struct small_view {
     std::vector<std::array<std::size_t, 3>> chunks;
     std::vector<std::pair<std::size_t, std::size_t>> free;
+    std::vector<std::pair<std::size_t, std::size_t>> listed;
     std::size_t bump = 0, bump_end = 0;
   };
   small_view view_small() const;
@@ -131,9 +148,9 @@ private:
   std::map<std::size_t, std::size_t> free_; // offset -> length
   std::size_t free_total_ = 0;
   // Small blocks: chunks taken from the extents (offset -> end and the
-  // bytes of live blocks in it); the current one is bumped from chunk_ to
-  // chunk_end_. Free ranges in the chunks, never across a chunk's end and
-  // never side by side (merged): by offset (-> length) and by (length,
+  // bytes of live and listed blocks in it); the current one is bumped from
+  // chunk_ to chunk_end_. Free ranges in the chunks, never across a chunk's end
+  // and never side by side (merged): by offset (-> length) and by (length,
   // offset) for the best fit.
   struct chunk_rec {
     std::size_t end = 0, live = 0;
@@ -146,7 +163,15 @@ private:
   std::set<std::pair<std::size_t, std::size_t>> small_by_size_;
   std::size_t small_free_bytes_ = 0;
   std::map<std::size_t, chunk_rec>::iterator chunk_at(std::size_t off);
-  void small_insert(std::size_t off, std::size_t len); // under lock_
+  // Under lock_: frees [off, off + len) of chunk c (merges, gives back).
+  void small_insert(std::map<std::size_t, chunk_rec>::iterator c,
+                    std::size_t off, std::size_t len);
+  char *fit_small(std::size_t bytes); // best fit from the free ranges
+  void flush_lists();                 // under lock_
+  // Released blocks by size (index bytes / 8), linked through their first
+  // word, and their bytes.
+  std::array<char *, kListMaxBytes / 8 + 1> lists_{};
+  std::size_t list_bytes_ = 0;
   void small_erase(std::map<std::size_t, std::size_t>::iterator it);
   void small_put(std::size_t off, std::size_t len);
   std::map<std::size_t, std::size_t>::node_type spare_free_;

@@ -1,12 +1,16 @@
-// The place arena's small blocks (src/places/arena.cpp): free ranges that
-// coalesce. Random sequences of alloc_small/free_small (and extents mixed
-// in) checked against a model after every few steps: blocks inside the
-// arena and never overlapping, every chunk's bytes accounted for (live
+// The place arena's small blocks (src/places/arena.cpp): exact-size lists
+// of released blocks in front of free ranges that coalesce. Random
+// sequences of alloc_small/free_small (and extents mixed in) checked
+// against a model after every few steps: blocks inside the arena and never
+// overlapping, every chunk's bytes accounted for (live blocks + listed
 // blocks + free ranges + the bump rest), free ranges never side by side in
-// a chunk, used() equal to the model's live bytes, the footprint bounded by
-// the peak of live bytes; at the end everything is given back. Then the
-// case the per-size free lists got wrong (memory released as one size not
-// reused by another) and a stress of 1, 2 and 4 threads on one arena.
+// a chunk, used() equal to the model's live bytes, the lists within their
+// cap, the footprint bounded by the peak of live bytes; at the end
+// everything is given back once the lists are merged. Then the lists'
+// order (exact size first, merged before a new chunk or extent), the case
+// the per-size free lists without merging got wrong (memory released as
+// one size not reused by another) and a stress of 1, 2 and 4 threads on
+// one arena.
 #include "places/arena.hpp"
 
 #include <gtest/gtest.h>
@@ -59,7 +63,14 @@ void check_state(const arena &a, const std::map<std::size_t, block> &live,
                  std::size_t live_bytes) {
   ASSERT_EQ(a.used(), live_bytes);
   arena::small_view v = a.view_small();
-  std::size_t held = 0;
+  std::size_t held = 0, listed = 0;
+  for (const auto &l : v.listed) {
+    listed += l.second;
+    ASSERT_TRUE(l.second >= 8 && l.second <= arena::kListMaxBytes &&
+                l.second % 8 == 0)
+        << "a listed block of " << l.second << " bytes";
+  }
+  ASSERT_LE(listed, arena::kListCapBytes);
   for (std::size_t i = 0; i < v.free.size(); ++i) {
     held += v.free[i].second;
     ASSERT_GT(v.free[i].second, 0u);
@@ -67,19 +78,22 @@ void check_state(const arena &a, const std::map<std::size_t, block> &live,
       ASSERT_LE(v.free[i - 1].first + v.free[i - 1].second, v.free[i].first);
     }
   }
-  ASSERT_EQ(a.held_free(), held + (v.bump_end - v.bump));
+  ASSERT_EQ(a.held_free(), held + listed + (v.bump_end - v.bump));
   ASSERT_EQ(a.capacity(), a.used() + a.free_bytes() + a.held_free());
   auto fr = v.free.begin();
+  auto ls = v.listed.begin();
   auto lv = live.begin();
   for (const auto &c : v.chunks) {
     const std::size_t start = c[0], end = c[1];
     ASSERT_LT(start, end);
-    // Live small blocks and free ranges tile the chunk up to its bump
-    // pointer (its end when not current); the bump rest follows.
+    // Live small blocks, listed blocks and free ranges tile the chunk up
+    // to its bump pointer (its end when not current); the bump rest
+    // follows. Free ranges are merged (never side by side); a listed block
+    // is not merged until the lists are, and keeps its chunk.
     const bool current = v.bump_end != v.bump && v.bump >= start &&
                          v.bump < end && v.bump_end == end;
     const std::size_t filled = current ? v.bump : end;
-    std::size_t at = start, in_live = 0;
+    std::size_t at = start, in_live = 0, in_listed = 0;
     bool last_free = false;
     while (at < filled) {
       while (lv != live.end() && lv->first < at)
@@ -89,6 +103,11 @@ void check_state(const arena &a, const std::map<std::size_t, block> &live,
         at += fr->second;
         ++fr;
         last_free = true;
+      } else if (ls != v.listed.end() && ls->first == at) {
+        at += ls->second;
+        in_listed += ls->second;
+        ++ls;
+        last_free = false;
       } else if (lv != live.end() && lv->first == at && !lv->second.extent &&
                  lv->second.bytes <= arena::kOwnExtentBytes) {
         at += lv->second.bytes;
@@ -97,17 +116,18 @@ void check_state(const arena &a, const std::map<std::size_t, block> &live,
         last_free = false;
       } else {
         FAIL() << "chunk [" << start << ", " << end << ") byte " << at
-               << " is neither a live block nor a free range";
+               << " is neither a live block nor a listed one nor a free range";
       }
     }
     ASSERT_EQ(at, filled) << "a block or free range crosses the chunk's end";
     ASSERT_FALSE(current && last_free)
         << "a free range ends at the bump pointer";
     ASSERT_EQ(in_live, c[2]);
-    ASSERT_TRUE(current || in_live > 0)
-        << "a chunk without live blocks is kept";
+    ASSERT_TRUE(current || in_live > 0 || in_listed > 0)
+        << "a chunk without live or listed blocks is kept";
   }
   ASSERT_EQ(fr, v.free.end()) << "a free range outside every chunk";
+  ASSERT_EQ(ls, v.listed.end()) << "a listed block outside every chunk";
 }
 
 // Runs `steps` random allocations and frees on a fresh arena; returns the
@@ -191,6 +211,9 @@ double random_run(std::uint64_t seed, int steps, std::size_t target) {
   live.clear();
   check_state(a, live, 0);
   EXPECT_EQ(a.used(), 0u);
+  a.trim(); // the lists merged: nothing but the current chunk is kept
+  check_state(a, live, 0);
+  EXPECT_TRUE(a.view_small().listed.empty());
   EXPECT_LE(a.held_free(), kChunk) << "more than the current chunk kept";
   EXPECT_TRUE(a.view_small().free.empty());
   EXPECT_LE(a.view_small().chunks.size(), 1u);
@@ -237,6 +260,7 @@ TEST(PlaceArena, ReleasedBlocksServeOtherSizes) {
   for (char *p : v)
     a.free_small(p, 120);
   EXPECT_EQ(a.used(), 0u);
+  a.trim();
   EXPECT_LE(a.view_small().chunks.size(), 1u);
   EXPECT_GE(a.free_bytes(), a.capacity() - kChunk);
 }
@@ -295,9 +319,70 @@ TEST(PlaceArena, ThreadsAllocAndFreeAtOnce) {
     for (int t = 0; t < threads; ++t)
       EXPECT_EQ(bad[std::size_t(t)], 0) << "thread " << t;
     EXPECT_EQ(a.used(), 0u);
+    EXPECT_LE(a.view_small().listed.size() * 8, arena::kListCapBytes);
+    a.trim();
     EXPECT_TRUE(a.view_small().free.empty());
+    EXPECT_TRUE(a.view_small().listed.empty());
     EXPECT_LE(a.view_small().chunks.size(), 1u);
   }
+}
+
+// A released block of up to kListMaxBytes serves the next block of its
+// size (last released, first served) and no other size until the lists
+// are merged; merged, it serves a smaller block (best fit, split).
+TEST(PlaceArena, ExactSizeListsFirst) {
+  arena a(0, kCap);
+  char *x = a.alloc_small(32);
+  char *y = a.alloc_small(32);
+  char *z = a.alloc_small(32);
+  ASSERT_TRUE(x && y && z);
+  a.free_small(x, 32);
+  a.free_small(y, 32);
+  EXPECT_EQ(a.alloc_small(32), y);
+  a.free_small(y, 32);
+  char *w = a.alloc_small(16); // not y or x: from the bump chunk
+  EXPECT_EQ(w, z + 32);
+  EXPECT_EQ(a.view_small().listed.size(), 2u);
+  EXPECT_TRUE(a.view_small().free.empty());
+  a.trim(); // x and y merge into one free range [x, x + 64)
+  auto v = a.view_small();
+  EXPECT_TRUE(v.listed.empty());
+  ASSERT_EQ(v.free.size(), 1u);
+  EXPECT_EQ(v.free[0].first, std::size_t(x - a.base()));
+  EXPECT_EQ(v.free[0].second, 64u);
+  EXPECT_EQ(a.alloc_small(16), x);
+  EXPECT_EQ(a.used(), 32u + 16 + 16);
+  // A block above the lists' limit is merged at once.
+  char *big = a.alloc_small(arena::kListMaxBytes + 8);
+  a.free_small(big, arena::kListMaxBytes + 8);
+  EXPECT_TRUE(a.view_small().listed.empty());
+}
+
+// Listed blocks keep their chunks from the extents until the lists merge:
+// an extent that finds no room merges them first. An 8 MiB arena filled
+// with 32-byte blocks, all released in random order (some stay listed, in
+// old chunks), then serves an extent of all but the current chunk.
+TEST(PlaceArena, ExtentMissMergesTheLists) {
+  arena a(0, std::size_t(4) << 20);
+  std::vector<char *> v;
+  while (char *p = a.alloc_small(32))
+    v.push_back(p);
+  ASSERT_GT(v.size(), std::size_t(3) * kChunk / 32);
+  std::mt19937_64 rng(seed_base());
+  std::shuffle(v.begin(), v.end(), rng);
+  for (char *p : v)
+    a.free_small(p, 32);
+  EXPECT_EQ(a.used(), 0u);
+  const auto s = a.view_small();
+  ASSERT_FALSE(s.listed.empty());
+  ASSERT_LT(s.listed.front().first, a.capacity() - kChunk)
+      << "no listed block holds an old chunk: the test proves nothing";
+  char *e = a.alloc_extent(a.capacity() - kChunk);
+  EXPECT_NE(e, nullptr);
+  EXPECT_TRUE(a.view_small().listed.empty());
+  if (e)
+    a.free_extent(e, a.capacity() - kChunk, true);
+  EXPECT_LE(a.view_small().chunks.size(), 1u);
 }
 
 } // namespace
