@@ -318,5 +318,138 @@ TEST_F(DependenceMap, FullEntryBecomesLoneWhenOneTaskIsLeft) {
   EXPECT_EQ(d.size(), 0u);
 }
 
+// clear() walks the log (each slot in use has one record) instead of the
+// table, zeroing keys only after every record was looked up. Rounds of a few
+// entries and of many (past a quarter of the table, where clear scans it
+// instead, and past 4096 slots, where it shrinks the table), on colliding
+// addresses reused across rounds, lone and full entries, tasks named by
+// several slots, some retired (so collected or re-logged before the clear)
+// and some not: after each clear the map holds nothing and no reference
+// (every task's engine_data 0, only the test's reference left), and behaves
+// as an empty map (every address absent, insertable as new).
+TEST_F(DependenceMap, ClearInterleavedWithInsertionsLeavesAnEmptyMap) {
+  std::mt19937_64 rng(4242);
+  dep_domain d;
+  const int rounds = static_cast<int>(300 * test_scale()) + 40;
+  // A pool of addresses: half a stride that collides in the low bits (long
+  // probe runs), half scattered.
+  std::vector<uintptr_t> pool;
+  for (uintptr_t i = 1; i <= 3000; ++i)
+    pool.push_back(i % 2 ? i * 4096 : (rng() % (1u << 26)) * 8 + 8);
+  std::sort(pool.begin(), pool.end());
+  pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
+  int many_rounds = 0, few_rounds = 0;
+  for (int round = 0; round < rounds; ++round) {
+    std::shuffle(pool.begin(), pool.end(), rng);
+    std::size_t n =
+        rng() % 10 < 7 ? rng() % 9 : 100 + rng() % (pool.size() - 100);
+    many_rounds += n > 1500;
+    few_rounds += n < 9;
+    std::vector<task *> tasks;         // the test holds one reference on each
+    std::map<uintptr_t, task *> first; // address -> its first task
+    std::vector<task *> last;          // lone tasks, for multi-slot use
+    auto fresh = [&] {
+      task *t = w_->alloc_task(nothing, nullptr);
+      t->refs.store(1, std::memory_order_relaxed);
+      tasks.push_back(t);
+      return t;
+    };
+    auto map_ref = [](task *t) {
+      if (t->engine_data++ == 0)
+        t->refs.fetch_add(1, std::memory_order_relaxed);
+    };
+    for (std::size_t k = 0; k < n; ++k) {
+      uintptr_t addr = pool[k];
+      uintptr_t &word = d.find_or_insert(addr, *w_);
+      ASSERT_EQ(word, 0u) << "address " << addr << " survived a clear, round "
+                          << round;
+      if (rng() % 4) {
+        // A lone slot, sometimes a task already named by another slot (a
+        // task with several dependences).
+        task *t = !last.empty() && rng() % 3 == 0 ? last[rng() % last.size()]
+                                                  : fresh();
+        word = dep_word::of_lone(t, rng() % 2 ? access::out : access::in);
+        map_ref(t);
+        d.log_insert(addr, t);
+        last.push_back(t);
+        first[addr] = t;
+      } else {
+        // A full slot: a stage of 2..5 readers, sometimes a stage before it.
+        uint32_t m = 2 + static_cast<uint32_t>(rng() % 4);
+        dep_entry &e = d.make_full(addr, word);
+        e.kind = access::in;
+        e.cur_more =
+            static_cast<task **>(std::malloc((m - 1) * sizeof(task *)));
+        e.cur_more_cap = m - 1;
+        for (uint32_t j = 0; j < m; ++j) {
+          task *t = fresh();
+          map_ref(t);
+          (j == 0 ? e.cur_one : e.cur_more[j - 1]) = t;
+        }
+        e.cur_n = m;
+        if (rng() % 2) {
+          e.prev_one = fresh();
+          map_ref(e.prev_one);
+          e.prev_n = 1;
+        }
+        d.log_insert(addr, e.cur_one);
+        first[addr] = e.cur_one;
+      }
+      // Some tasks finish while the round goes on: the collection may
+      // delete their entries or re-log them before the clear.
+      if (rng() % 3 == 0) {
+        task *t = tasks[rng() % tasks.size()];
+        t->succ_state.fetch_or(kSuccClosed, std::memory_order_acq_rel);
+      }
+    }
+    // Before the clear: every entry whose first task has not retired is
+    // still there with it.
+    for (auto &[addr, t] : first)
+      if (!retired(t)) {
+        uintptr_t word = d.find(addr);
+        ASSERT_NE(word, 0u) << "live entry lost, round " << round;
+        ASSERT_EQ(dep_word::first(word), t);
+      }
+    d.clear(*w_);
+    ASSERT_EQ(d.size(), 0u) << "round " << round;
+    auto no_map_refs = [&] {
+      for (task *t : tasks) {
+        ASSERT_EQ(t->engine_data, 0u) << "a slot kept, round " << round;
+        ASSERT_EQ(t->refs.load(std::memory_order_relaxed), 1)
+            << "the map's reference kept, round " << round;
+      }
+    };
+    no_map_refs();
+    if (HasFatalFailure())
+      return;
+    for (uintptr_t addr : pool)
+      ASSERT_EQ(d.find(addr), 0u) << "round " << round;
+    // The round's first addresses go in again as new slots, each adding
+    // one to the size (a key left behind would be found, not added), and a
+    // second clear releases them.
+    for (std::size_t k = 0; k < std::min<std::size_t>(n, 32); ++k) {
+      uintptr_t &word = d.find_or_insert(pool[k], *w_);
+      ASSERT_EQ(word, 0u) << "round " << round;
+      task *t = fresh();
+      word = dep_word::of_lone(t, access::out);
+      map_ref(t);
+      d.log_insert(pool[k], t);
+      ASSERT_EQ(d.size(), k + 1) << "a key left by the clear, round " << round;
+      ASSERT_EQ(dep_word::lone_task(d.find(pool[k])), t);
+    }
+    d.clear(*w_);
+    ASSERT_EQ(d.size(), 0u) << "round " << round;
+    no_map_refs();
+    if (HasFatalFailure())
+      return;
+    for (task *t : tasks) {
+      t->succ_state.fetch_or(kSuccClosed, std::memory_order_acq_rel);
+      w_->release_ref(t);
+    }
+  }
+  EXPECT_GT(many_rounds, 0) << "no round past the table's shrink size";
+  EXPECT_GT(few_rounds, rounds / 2) << "too few rounds of a few entries";
+}
+
 } // namespace
 } // namespace weft

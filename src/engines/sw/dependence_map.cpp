@@ -66,7 +66,9 @@ void dep_domain::free_entries() {
   }
 }
 
-void dep_domain::release_slot(uintptr_t word, worker &w) {
+// Inline in clear's two loops (out of line it cost a call a slot).
+[[gnu::always_inline]] inline void dep_domain::release_slot(uintptr_t word,
+                                                            worker &w) {
   if (dep_word::lone(word)) {
     map_release(dep_word::lone_task(word), w);
   } else {
@@ -214,18 +216,49 @@ void dep_domain::grow_log() {
   log_tail_ = n;
 }
 
+// Every slot has exactly one log record (a new slot is logged; the
+// collection deletes a slot only with its record, and re-logs a live one
+// when it takes its record off), so the log names every slot in use: clear
+// walks it, at a lookup a record, rather than every slot of a table that
+// kept the size of its busiest interval (up to kShrinkAbove slots). A map
+// filled beyond a quarter of its table is scanned instead (a slot costs
+// less to scan than a record to look up). Keys are zeroed only after every
+// record was looked up: an early zero would cut the probe runs of the
+// others, so the walk keeps each record's slot index in its place.
 void dep_domain::clear(worker &w) {
-  for (std::size_t i = log_head_; i != log_tail_; ++i)
-    map_release(log_[i & log_mask_].t, w);
-  log_head_ = log_tail_ = 0;
-  if (used_ == 0)
-    return;
   uint32_t cap = mask_ + 1;
-  for (uint32_t i = 0; i < cap; ++i)
-    if (keys_[i]) {
+  std::size_t n = log_size();
+  WEFT_CHECK(n == used_, "dependence map: %zu log records for %u slots", n,
+             used_);
+  if (static_cast<std::size_t>(used_) * 4 <= cap) {
+    for (std::size_t r = log_head_; r != log_tail_; ++r) {
+      log_record &rec = log_[r & log_mask_];
+      uint32_t i = slot_of(rec.addr);
+      while (keys_[i] != rec.addr) {
+        WEFT_CHECK(keys_[i] != 0,
+                   "dependence map: logged address %#lx has no entry",
+                   static_cast<unsigned long>(rec.addr));
+        i = (i + 1) & mask_;
+      }
+      WEFT_CHECK(words_[i] != 0, "dependence map: address %#lx logged twice",
+                 static_cast<unsigned long>(rec.addr));
       release_slot(words_[i], w);
-      keys_[i] = 0;
+      words_[i] = 0;
+      map_release(rec.t, w);
+      rec.addr = i;
     }
+    for (std::size_t r = log_head_; r != log_tail_; ++r)
+      keys_[log_[r & log_mask_].addr] = 0;
+  } else {
+    for (std::size_t r = log_head_; r != log_tail_; ++r)
+      map_release(log_[r & log_mask_].t, w);
+    for (uint32_t i = 0; i < cap; ++i)
+      if (keys_[i]) {
+        release_slot(words_[i], w);
+        keys_[i] = 0;
+      }
+  }
+  log_head_ = log_tail_ = 0;
   used_ = 0;
   if (cap > kShrinkAbove) {
     std::free(keys_);

@@ -223,7 +223,9 @@ public:
     push_log(addr, t);
   }
 
-  // Release every entry (all children have finished, or no more will come).
+  // Release every entry (all children have finished, or no more will come),
+  // at a cost in the entries in use, not the table's size: the log names
+  // each of them once (see clear in the .cpp).
   void clear(worker &w);
   uint32_t size() const { return used_; }
 
