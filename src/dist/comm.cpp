@@ -1,5 +1,6 @@
 #include "comm.hpp"
 
+#include "at_split.hpp"
 #include "base/backoff.hpp"
 #include "base/futex.hpp"
 
@@ -218,6 +219,7 @@ struct comm::impl {
     check(MPI_Comm_dup(MPI_COMM_WORLD, &net), "MPI_Comm_dup");
     MPI_Comm_set_errhandler(net, MPI_ERRORS_RETURN);
     MPI_Comm_rank(net, &c.rank_);
+    at_split::set_rank(c.rank_);
     MPI_Comm_size(net, &c.world_);
     void *base = nullptr;
     in_call = "MPI_Win_allocate";
@@ -388,9 +390,12 @@ struct comm::impl {
     for (int n = 0; n < 64; ++n) {
       int flag = 0;
       MPI_Status st;
+      const std::uint64_t tested = at_split::now();
       check(MPI_Test(&rreq, &flag, &st), "MPI_Test of the receive");
-      if (!flag)
+      if (!flag) {
+        at_split::receive_tested(tested, false, 0, 0);
         return any;
+      }
       int count = 0;
       MPI_Get_count(&st, MPI_BYTE, &count);
       const int from = st.MPI_SOURCE;
@@ -414,6 +419,7 @@ struct comm::impl {
         c.die("a message of %d bytes from rank %d (shorter than a header)",
               count, from);
       std::memcpy(&h, msg, sizeof h);
+      at_split::receive_tested(tested, true, h.handler, h.seq);
       if (h.handler >= kMaxHandlers ||
           sizeof h + h.payload != std::size_t(count))
         c.die("a corrupt message from rank %d (handler %u, payload %u, %d "
@@ -462,9 +468,11 @@ struct comm::impl {
   void test_barriers() {
     for (std::size_t i = 0; i < barriers.size();) {
       int flag = 0;
+      const std::uint64_t tested = at_split::now();
       check(MPI_Test(&barriers[i].req, &flag, MPI_STATUS_IGNORE),
             "MPI_Test of a barrier");
       if (!flag) {
+        at_split::barrier_tested(tested);
         ++i;
         continue;
       }
@@ -821,10 +829,13 @@ bool comm::poll() {
     return false;
   m.polls.store(m.polls.load(std::memory_order_relaxed) + 1,
                 std::memory_order_relaxed);
+  const std::uint64_t t0 = at_split::poll_begin();
   std::unique_lock<std::mutex> lk(m.step_lock, std::try_to_lock);
   if (!lk.owns_lock() || m.closing)
     return false;
-  return m.step(true);
+  const bool any = m.step(true);
+  at_split::poll_end(t0);
+  return any;
 }
 
 void comm::polling(bool on, bool then_sleeps) {
@@ -881,9 +892,11 @@ void comm::send(int to, const am_header &h, const void *payload) {
     if (h.payload)
       std::memcpy(b + sizeof h, payload, h.payload);
     stats_.am_sent[h.handler].fetch_add(1, std::memory_order_relaxed);
+    at_split::stamp(at_split::kSendBegin, h.handler, h.seq);
     impl_->check(
         MPI_Send(b, int(sizeof h + h.payload), MPI_BYTE, to, kTag, impl_->net),
         "MPI_Send", to);
+    at_split::stamp(at_split::kSendEnd, h.handler, h.seq);
     return;
   }
   auto *o = new op;

@@ -2,6 +2,7 @@
 // the incoming heap of each rank's window (a ring reserved by a remote
 // fetch-and-add on its top, freed out of order, its tail published for the
 // reservers), the call and reply messages, and places_mpi_init/finalize.
+#include "at_split.hpp"
 #include "block_cache.hpp"
 #include "comm.hpp"
 #include "ring_index.hpp"
@@ -505,6 +506,7 @@ void start_arrived(inbox_job *j) {
                    "closure (do all ranks run the same binary?)");
     return;
   }
+  dist::at_split::stamp(dist::at_split::kFnBegin, 0, a->seq);
   a->fn(a->from, a->seq, a->root, a->graph, a->captures(), a->ncaptures);
 }
 
@@ -590,6 +592,7 @@ void on_reply(int from, const am_header &h, const char *body) {
     r.value_bytes = h.payload - 8;
   }
   p.done(p.ctx, r);
+  dist::at_split::stamp(dist::at_split::kReplyDone, 0, h.seq);
 }
 
 void on_forfeit(int, const am_header &h, const char *) {
@@ -610,6 +613,7 @@ void op_call(const char *call, int target, std::uint64_t handler,
   am_header h;
   h.handler = kCall;
   h.seq = g->next_seq.fetch_add(1, std::memory_order_relaxed);
+  dist::at_split::stamp(dist::at_split::kCallBegin, 0, h.seq);
   h.a[0] = handler;
   call_slot &slot = g->slots[h.seq % kCallSlots];
   std::uint64_t free = kSlotFree;
