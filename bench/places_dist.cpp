@@ -30,7 +30,8 @@
 // meanwhile). Prints the median, min and max per call and the context
 // switches per call on each rank. With --array D each call carries a
 // primitive array of D doubles; the comm layer's counts per call (messages,
-// puts and their bytes, remote atomics) on each rank are printed too.
+// puts and their bytes, remote atomics, arrays staged before their put
+// because page-aliased: docs/places.md) on each rank are printed too.
 // --target-busy: rank 1's main thread spins outside weft meanwhile (it never
 // polls), so the calls are received by another worker of rank 1 (the idle
 // hook) or by its progress thread.
@@ -216,7 +217,8 @@ int main(int argc, char **argv) {
                                  double(d.put_bytes),
                                  double(d.atomics),
                                  double(d.calls_received),
-                                 double(d.replies_received)};
+                                 double(d.replies_received),
+                                 double(d.puts_staged)};
     };
     weft::places_mpi_barrier();
     if (target_busy && weft::num_threads() < 2) {
@@ -284,7 +286,8 @@ int main(int argc, char **argv) {
       const char *names[] = {
           "calls_sent",      "replies_sent",   "control_sent",
           "heartbeats_sent", "puts",           "put_bytes",
-          "atomics",         "calls_received", "replies_received"};
+          "atomics",         "calls_received", "replies_received",
+          "puts_staged"};
       for (int r = 0; r < 2; ++r) {
         std::printf("%s\"%s\": {", r ? ", " : "", r ? "target" : "caller");
         for (std::size_t i = 0; i < cm.size(); ++i)
