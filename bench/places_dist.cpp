@@ -30,7 +30,8 @@
 // meanwhile). Prints the median, min and max per call and the context
 // switches per call on each rank. With --array D each call carries a
 // primitive array of D doubles; the comm layer's counts per call (messages,
-// puts and their bytes, remote atomics) on each rank are printed too.
+// puts and their bytes, remote atomics, arrays staged before their put
+// because page-aliased: docs/places.md) on each rank are printed too.
 // --target-busy: rank 1's main thread spins outside weft meanwhile (it never
 // polls), so the calls are received by another worker of rank 1 (the idle
 // hook) or by its progress thread.
@@ -216,7 +217,8 @@ int main(int argc, char **argv) {
                                  double(d.put_bytes),
                                  double(d.atomics),
                                  double(d.calls_received),
-                                 double(d.replies_received)};
+                                 double(d.replies_received),
+                                 double(d.puts_staged)};
     };
     weft::places_mpi_barrier();
     if (target_busy && weft::num_threads() < 2) {
@@ -284,7 +286,8 @@ int main(int argc, char **argv) {
       const char *names[] = {
           "calls_sent",      "replies_sent",   "control_sent",
           "heartbeats_sent", "puts",           "put_bytes",
-          "atomics",         "calls_received", "replies_received"};
+          "atomics",         "calls_received", "replies_received",
+          "puts_staged"};
       for (int r = 0; r < 2; ++r) {
         std::printf("%s\"%s\": {", r ? ", " : "", r ? "target" : "caller");
         for (std::size_t i = 0; i < cm.size(); ++i)
@@ -478,20 +481,22 @@ int main(int argc, char **argv) {
   // Who received the messages: a waiting thread itself (polling) or the
   // progress thread; on [caller, target].
   weft::dist_stats ds = weft::places_mpi_stats();
-  double mine[5] = {double(ds.calls_received), double(ds.calls_polled),
+  // And the arrays staged before their put (page-aliased, docs/places.md).
+  double mine[6] = {double(ds.calls_received),   double(ds.calls_polled),
                     double(ds.replies_received), double(ds.replies_polled),
-                    double(ds.progress_naps)};
-  double both[10] = {};
-  MPI_Gather(mine, 5, MPI_DOUBLE, both, 5, MPI_DOUBLE, 0, raw);
+                    double(ds.progress_naps),    double(ds.puts_staged)};
+  double both[12] = {};
+  MPI_Gather(mine, 6, MPI_DOUBLE, both, 6, MPI_DOUBLE, 0, raw);
   if (me == 0) {
     nlohmann::json out;
     for (int r = 0; r < 2; ++r)
       out["comm"][r == 0 ? "caller" : "target"] = {
-          {"calls_received", both[5 * r]},
-          {"calls_polled", both[5 * r + 1]},
-          {"replies_received", both[5 * r + 2]},
-          {"replies_polled", both[5 * r + 3]},
-          {"progress_naps", both[5 * r + 4]}};
+          {"calls_received", both[6 * r]},
+          {"calls_polled", both[6 * r + 1]},
+          {"replies_received", both[6 * r + 2]},
+          {"replies_polled", both[6 * r + 3]},
+          {"progress_naps", both[6 * r + 4]},
+          {"puts_staged", both[6 * r + 5]}};
     out["reps"] = reps;
     out["ranks"] = 2;
     out["mpi_thread_level"] = weft::places_mpi_thread_level();

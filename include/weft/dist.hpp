@@ -67,6 +67,10 @@ struct dist_stats {
   // this place's arena on arrival, so that holding one never pins the ring;
   // these stayed in the ring because the arena had no room for them.
   std::uint64_t results_kept_in_ring = 0;
+  // Arrays copied into the intermediate buffer before their put because
+  // their source and destination were page-aliased (docs/places.md, the 16
+  // Ki and 64 Ki anomaly), on the sending rank.
+  std::uint64_t puts_staged = 0;
 };
 dist_stats places_mpi_stats();
 /// Reads `bytes` at address `remote` in rank's place (objects and array
