@@ -717,11 +717,6 @@ void op_release(graph_buffer *b) {
     restart_if_drained();
 }
 
-// On the progress thread under the comm layer's receiving lock (no on_call
-// or on_reply runs meanwhile): whether this rank's own work is over: no
-// call that arrived is still served or in its tail (serving), and none of
-// its calls awaits a reply (its slot taken, or in the overflow map), a
-// future dropped before its reply included (the reply is still handled).
 // Whether none of this rank's calls awaits a reply (its slot taken, or in
 // the overflow map).
 bool none_awaiting_reply() {
@@ -732,6 +727,11 @@ bool none_awaiting_reply() {
   return g->calls.empty();
 }
 
+// On the progress thread under the comm layer's receiving lock (no on_call
+// or on_reply runs meanwhile): whether this rank's own work is over: no
+// call that arrived is still served or in its tail (serving), and none of
+// its calls awaits a reply (its slot taken, or in the overflow map), a
+// future dropped before its reply included (the reply is still handled).
 bool quiet() {
   return g->serving.load(std::memory_order_acquire) == 0 &&
          none_awaiting_reply();
