@@ -100,6 +100,14 @@ void dep_domain::drop(dep_entry &e, worker &w) {
     release_mutex_group(e.mx);
 }
 
+inline uint32_t dep_domain::logged_slot(uintptr_t addr) const {
+  uint32_t i;
+  [[maybe_unused]] bool found = probe(addr, i);
+  WEFT_CHECK(found, "dependence map: logged address %#lx has no entry",
+             static_cast<unsigned long>(addr));
+  return i;
+}
+
 // The oldest record, whose task has retired: delete its entry if every task
 // in it has retired, else log the entry again under a live member.
 inline void dep_domain::collect_oldest(worker &w) {
@@ -107,39 +115,33 @@ inline void dep_domain::collect_oldest(worker &w) {
   if (log_size() > kPrefetchAhead)
     __builtin_prefetch(log_[(log_head_ + kPrefetchAhead) & mask].t);
   log_record r = log_[log_head_++ & mask];
-  for (uint32_t i = slot_of(r.addr);; i = (i + 1) & mask_) {
-    uintptr_t k = keys_[i];
-    WEFT_CHECK(k != 0, "dependence map: logged address %#lx has no entry",
-               static_cast<unsigned long>(r.addr));
-    if (k != r.addr)
-      continue;
-    uintptr_t word = words_[i];
-    if (dep_word::lone(word)) {
-      // One task, the common case (a writer of fresh data).
-      task *t = dep_word::lone_task(word);
-      if (t != r.t && !retired(t)) {
-        log_insert(r.addr, t);
-        map_release(r.t, w);
-        return;
-      }
-      map_release(t, w);
-    } else {
-      dep_entry *e = dep_word::full(word);
-      WEFT_CHECK(e->addr == k, "dependence map: slot %u holds %#lx, key %#lx",
-                 i, static_cast<unsigned long>(e->addr),
-                 static_cast<unsigned long>(k));
-      if (!entry_dead(*e)) {
-        log_insert(r.addr, e->cur_one);
-        map_release(r.t, w);
-        return;
-      }
-      drop(*e, w);
-      free_entry(e);
+  uint32_t i = logged_slot(r.addr);
+  uintptr_t word = words_[i];
+  if (dep_word::lone(word)) {
+    // One task, the common case (a writer of fresh data).
+    task *t = dep_word::lone_task(word);
+    if (t != r.t && !retired(t)) {
+      log_insert(r.addr, t);
+      map_release(r.t, w);
+      return;
     }
-    erase_slot(i);
-    map_release(r.t, w);
-    return;
+    map_release(t, w);
+  } else {
+    dep_entry *e = dep_word::full(word);
+    WEFT_CHECK(e->addr == r.addr,
+               "dependence map: slot %u holds %#lx, key %#lx", i,
+               static_cast<unsigned long>(e->addr),
+               static_cast<unsigned long>(r.addr));
+    if (!entry_dead(*e)) {
+      log_insert(r.addr, e->cur_one);
+      map_release(r.t, w);
+      return;
+    }
+    drop(*e, w);
+    free_entry(e);
   }
+  erase_slot(i);
+  map_release(r.t, w);
 }
 
 // Up to two of the oldest records per insertion, so that the log shrinks
@@ -233,13 +235,7 @@ void dep_domain::clear(worker &w) {
   if (static_cast<std::size_t>(used_) * 4 <= cap) {
     for (std::size_t r = log_head_; r != log_tail_; ++r) {
       log_record &rec = log_[r & log_mask_];
-      uint32_t i = slot_of(rec.addr);
-      while (keys_[i] != rec.addr) {
-        WEFT_CHECK(keys_[i] != 0,
-                   "dependence map: logged address %#lx has no entry",
-                   static_cast<unsigned long>(rec.addr));
-        i = (i + 1) & mask_;
-      }
+      uint32_t i = logged_slot(rec.addr);
       WEFT_CHECK(words_[i] != 0, "dependence map: address %#lx logged twice",
                  static_cast<unsigned long>(rec.addr));
       release_slot(words_[i], w);

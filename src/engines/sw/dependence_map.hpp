@@ -137,13 +137,8 @@ public:
     }
     // addr's slot + 1, 0 if absent (the probe loop keeps only the index).
     std::size_t slot(uintptr_t addr) const {
-      for (std::size_t i = slot_of(addr, shift_);; i = (i + 1) & mask_) {
-        uintptr_t k = keys_[i];
-        if (k == addr)
-          return i + 1;
-        if (k == 0)
-          return 0;
-      }
+      std::size_t i;
+      return probe(keys_, mask_, shift_, addr, i) ? i + 1 : 0;
     }
 
   private:
@@ -158,19 +153,12 @@ public:
   uintptr_t &find_or_insert(uintptr_t addr, worker &w) {
     if (log_size() > kLogSlack && collect_due())
       collect(w);
-    uint32_t i = slot_of(addr);
-    for (;; i = (i + 1) & mask_) {
-      uintptr_t k = keys_[i];
-      if (k == addr)
-        return words_[i];
-      if (k == 0)
-        break;
-    }
+    uint32_t i;
+    if (probe(addr, i))
+      return words_[i];
     if (used_ + 1 > (mask_ + 1) / 2) {
       grow();
-      i = slot_of(addr);
-      while (keys_[i])
-        i = (i + 1) & mask_;
+      probe(addr, i);
     }
     keys_[i] = addr;
     words_[i] = 0;
@@ -254,6 +242,31 @@ private:
     return static_cast<uint32_t>((addr * 0x9E3779B97F4A7C15ull) >> shift);
   }
   uint32_t slot_of(uintptr_t addr) const { return slot_of(addr, shift_); }
+  // Whether addr (never 0) is in the table; slot is set to its slot, or to
+  // the free slot that ends its probe run: the one probe loop of the table
+  // (inlined, each exit's answer is a constant the caller's branch folds).
+  static bool probe(const uintptr_t *keys, std::size_t mask, uint32_t shift,
+                    uintptr_t addr, std::size_t &slot) {
+    for (std::size_t i = slot_of(addr, shift);; i = (i + 1) & mask) {
+      uintptr_t k = keys[i];
+      if (k == addr) {
+        slot = i;
+        return true;
+      }
+      if (k == 0) {
+        slot = i;
+        return false;
+      }
+    }
+  }
+  bool probe(uintptr_t addr, uint32_t &slot) const {
+    std::size_t i;
+    bool found = probe(keys_, mask_, shift_, addr, i);
+    slot = static_cast<uint32_t>(i);
+    return found;
+  }
+  // The slot of an address the log names (it must be in the table).
+  uint32_t logged_slot(uintptr_t addr) const;
   std::size_t log_size() const { return log_tail_ - log_head_; }
   void push_log(uintptr_t addr, task *t) {
     if (log_tail_ - log_head_ > log_mask_)
