@@ -143,6 +143,27 @@ int trace_phase(const char *call, const char *name, trace::phase_edge e) {
   return WEFT_OK;
 }
 
+// weft_spawn but for its common case: checks, then the throttle's answer
+// (in_place_now), else a descriptor for the engine.
+__attribute__((noinline)) int spawn_general(weft_task_fn fn, void *arg,
+                                            const weft_dep *deps, int ndeps) {
+  worker *w;
+  if (int rc = current_worker("weft_spawn", w); rc != WEFT_OK)
+    return rc;
+  if (!fn)
+    return set_error(WEFT_EINVAL, "weft_spawn: fn is NULL");
+  if (int rc = check_deps("weft_spawn", deps, ndeps); rc != WEFT_OK)
+    return rc;
+  // Too many unfinished children and nothing stops it: run it here, before
+  // any descriptor is allocated. Traced, one with dependences (the throttle
+  // found them satisfied) gives them to the trace.
+  if (runtime::in_place_now(*w, deps, ndeps)) {
+    w->run_in_place(fn, arg, TASK_THROTTLED, deps, ndeps);
+    return WEFT_OK;
+  }
+  return submit(*w, w->alloc_task(fn, arg), deps, ndeps, 0);
+}
+
 } // namespace
 
 // ---- C++ API entry points ---------------------------------------------------
@@ -176,11 +197,9 @@ void run_here(weft_task_fn fn, void *arg) {
 
 void run_here_deps(weft_task_fn fn, void *arg, const weft_dep *deps,
                    int ndeps) {
-  // As weft_spawn: a traced task with dependences gives them to the trace.
-  if (__builtin_expect(trace_point::records_deps(ndeps), 0))
-    tl_worker->run_inline(fn, arg, TASK_THROTTLED, deps, ndeps);
-  else
-    tl_worker->run_in_place(fn, arg, TASK_THROTTLED);
+  // As weft_spawn: a traced task with dependences gives them to the trace
+  // (run_in_place passes them to run_inline when tracing).
+  tl_worker->run_in_place(fn, arg, TASK_THROTTLED, deps, ndeps);
 }
 
 int task_submit(void *handle, const weft_dep *deps, int ndeps, int priority) {
@@ -230,26 +249,21 @@ int weft_num_threads(void) {
 int weft_thread_id(void) { return tl_worker ? tl_worker->id() : -1; }
 
 int weft_spawn(weft_task_fn fn, void *arg, const weft_dep *deps, int ndeps) {
-  worker *w;
-  if (int rc = current_worker("weft_spawn", w); rc != WEFT_OK)
-    return rc;
-  if (!fn)
-    return set_error(WEFT_EINVAL, "weft_spawn: fn is NULL");
-  if (int rc = check_deps("weft_spawn", deps, ndeps); rc != WEFT_OK)
-    return rc;
-  // Too many unfinished children and nothing stops it: run it here, before
-  // any descriptor is allocated (as the OpenMP front end does).
-  // Inline, both: one call frame per task run in place (core/in_place.hpp).
-  // Traced, one with dependences (the throttle found them satisfied) gives
-  // them to the trace out of line: the inline path keeps its registers.
-  if (runtime::in_place_now(*w, deps, ndeps)) {
-    if (__builtin_expect(trace_point::records_deps(ndeps), 0))
-      w->run_inline(fn, arg, TASK_THROTTLED, deps, ndeps);
-    else
-      w->run_in_place(fn, arg, TASK_THROTTLED);
+  // A throttled creator's task without dependences between two rechecks
+  // (the gate open: runtime::in_place_open) runs here at once, before any
+  // descriptor is allocated (as the OpenMP front end does): spawn_in_place.
+  // Everything else (the first call, bad arguments, dependences, a
+  // recheck) takes spawn_general. Both are tail calls, so that this
+  // function has no frame and each way pays only its own.
+  if (__builtin_expect(ndeps != 0, 0))
+    return spawn_general(fn, arg, deps, ndeps);
+  worker *w = tl_worker;
+  if (__builtin_expect(w != nullptr && fn != nullptr, 1) &&
+      runtime::in_place_open(*w)) {
+    w->run_in_place(fn, arg, TASK_THROTTLED);
     return WEFT_OK;
   }
-  return submit(*w, w->alloc_task(fn, arg), deps, ndeps, 0);
+  return spawn_general(fn, arg, deps, ndeps);
 }
 
 int weft_spawn_copy(weft_task_fn fn, const void *arg, size_t arg_size,

@@ -40,12 +40,10 @@ runtime::feeds_thieves(worker &w, uint64_t taking) {
          static_cast<uint64_t>(w.slot()->deque.size_hint()) + 1 >= n + taking;
 }
 
-// A task run in place: counted as spawned, finished and undeferred.
+// A task run in place: counted as spawned, finished and undeferred, in
+// one counter (worker_counters::in_place).
 __attribute__((always_inline)) inline bool runtime::count_in_place(worker &w) {
-  worker_counters &c = w.counters();
-  worker_counters::bump(c.spawned);
-  worker_counters::bump(c.finished);
-  worker_counters::bump(c.undeferred);
+  worker_counters::bump(w.counters().in_place);
   return true;
 }
 
@@ -76,19 +74,47 @@ runtime::in_place_now(worker &w, const weft_dep *deps, int ndeps) {
   return w.rt().run_now_instead(w, deps, ndeps);
 }
 
-// worker::run_inline's body (worker.cpp calls it there), inline where the
-// native API runs a throttled task in place.
+// A throttled creator's task without dependences between two rechecks,
+// in_place_now's common case alone, for the entry points' first test: true
+// (the task counted) when the running task's creator is throttled and the
+// gate is open; false, nothing changed, otherwise (the caller then takes
+// its general way, which asks in_place_now).
+__attribute__((always_inline)) inline bool runtime::in_place_open(worker &w) {
+  const uint32_t gate = w.inline_gate_;
+  if (w.throttled_ != w.current() || !gate_open(gate))
+    return false;
+  w.inline_gate_ = gate - 1;
+  return count_in_place(w);
+}
+
+// worker::run_inline's body, inline where the front ends run a task in
+// place. The common case (not tracing, no front-end data, fewer than
+// kInlineDepth levels, this depth's descriptor made) runs here; the others
+// take run_inline, out of line, so that the caller's frame keeps only the
+// worker, the descriptor, the depth and the mark across the body's call
+// (no call before it).
 __attribute__((always_inline)) inline void
 worker::run_in_place(weft_task_fn fn, void *arg, uint16_t flags,
                      const weft_dep *deps, int ndeps) {
   const uint32_t depth = inline_depth_;
-  if (__builtin_expect(depth >= kInlineDepth, 0)) {
-    run_inline_on_stack(fn, arg, flags, deps, ndeps);
+  task *t;
+  if (__builtin_expect(depth >= kInlineDepth ||
+                           (t = inline_tasks_[depth]) == nullptr ||
+                           task_data_ != nullptr || trace::on(),
+                       0)) {
+    run_inline(fn, arg, flags, deps, ndeps);
     return;
   }
-  task *t = inline_tasks_[depth];
-  if (__builtin_expect(t == nullptr, 0))
-    t = new_inline_task(depth);
+  run_in_place_at<false>(depth, t, fn, arg, flags, deps, ndeps);
+}
+
+// The in-place run of t, the descriptor for depth (below kInlineDepth), with
+// no front-end data (run_inline clears it around this): kMayTrace, the
+// trace points.
+template <bool kMayTrace>
+__attribute__((always_inline)) inline void
+worker::run_in_place_at(uint32_t depth, task *t, weft_task_fn fn, void *arg,
+                        uint16_t flags, const weft_dep *deps, int ndeps) {
   task *parent = current_;
   // What differs from the last task at this depth; the rest is as
   // new_inline_task (or end_inline) left it.
@@ -101,15 +127,15 @@ worker::run_in_place(weft_task_fn fn, void *arg, uint16_t flags,
       parent->cur_group ? parent->cur_group : parent->group,
       std::memory_order_relaxed);
   t->flags = static_cast<uint16_t>(flags | TASK_INLINE);
-  bool traced =
-      trace_point::inline_begin(*this, *t, parent, flags, deps, ndeps);
+  const bool traced = kMayTrace && trace_point::inline_begin(
+                                       *this, *t, parent, flags, deps, ndeps);
   inline_depth_ = depth + 1;
   {
-    task_frame frame(*this, t);
+    task_frame<true> frame(*this, t);
     try {
       fn(arg);
     } catch (...) {
-      record_exception(t, std::current_exception());
+      record_current_exception(t);
     }
     if (__builtin_expect(task_data_ != nullptr, 0))
       end_task_data();
@@ -123,7 +149,8 @@ worker::run_in_place(weft_task_fn fn, void *arg, uint16_t flags,
       end_inline(*t);
   }
   inline_depth_ = depth;
-  trace_point::inline_end(*this, *t, traced);
+  if (kMayTrace)
+    trace_point::inline_end(*this, *t, traced);
 }
 
 } // namespace weft

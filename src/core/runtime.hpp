@@ -68,6 +68,9 @@ public:
   // run_now_instead with its common case (a task without dependences
   // between two rechecks) inline: core/in_place.hpp.
   static inline bool in_place_now(worker &w, const weft_dep *deps, int ndeps);
+  // in_place_now's common case alone (no dependences, the gate open),
+  // changing nothing when it does not hold: core/in_place.hpp.
+  static inline bool in_place_open(worker &w);
   // The detach event of t (TASK_DETACH) happened; t completes now if its
   // body has ended, else when it ends. Any thread may call it.
   void fulfill(task *t);

@@ -92,7 +92,7 @@ runtime::over_throttle(worker &w, task *parent, unsigned halve) {
 inline void runtime::update_grain(worker &w) {
   // The time this worker took per task it finished since the last estimate
   // (spawning, waiting and idling included: an upper bound on the grain).
-  uint64_t fin = w.counters().finished.load(std::memory_order_relaxed);
+  uint64_t fin = w.counters().finished_all();
   // The graph's shape: the share of the tasks every worker (the team, for
   // one team) finished in the interval that ran as immediate successors
   // (the creator itself may run few of them). Read once per interval.
@@ -101,7 +101,7 @@ inline void runtime::update_grain(worker &w) {
     runtime &rt = w.rt();
     for (int i = 0, n = rt.nthreads(); i < n; ++i)
       if (worker *x = rt.workers_[i]) {
-        team_fin += x->counters().finished.load(std::memory_order_relaxed);
+        team_fin += x->counters().finished_all();
         team_chained += x->counters().immediate.load(std::memory_order_relaxed);
       }
   };
@@ -157,7 +157,7 @@ __attribute__((noinline)) bool runtime::worth_probing(worker &w) {
   uint64_t fin = 0;
   for (int i = 0, n = rt.nthreads(); i < n; ++i)
     if (worker *x = rt.workers_[i])
-      fin += x->counters().finished.load(std::memory_order_relaxed);
+      fin += x->counters().finished_all();
   const uint64_t now = grain_clock();
   const bool fine = w.probe_ticks_ != 0 && fin > w.probe_finished_ &&
                     now > w.probe_ticks_ &&

@@ -29,13 +29,13 @@ weft_stats runtime::stats() const {
   std::memset(&s, 0, sizeof s);
   for (int i = 0; i < nthreads(); ++i) {
     worker_counters &c = workers_[i]->counters();
-    s.tasks_spawned += c.spawned.load(std::memory_order_relaxed);
-    s.tasks_run += c.finished.load(std::memory_order_relaxed);
+    s.tasks_spawned += c.spawned_all();
+    s.tasks_run += c.finished_all();
     s.steals += c.steals.load(std::memory_order_relaxed);
     s.immediate_successors += c.immediate.load(std::memory_order_relaxed);
     s.sleeps += c.sleeps.load(std::memory_order_relaxed);
     s.engine_full += c.full.load(std::memory_order_relaxed);
-    s.tasks_undeferred += c.undeferred.load(std::memory_order_relaxed);
+    s.tasks_undeferred += c.undeferred_all();
     s.tasks_serialized += c.serialized.load(std::memory_order_relaxed);
   }
   engine_stats es;

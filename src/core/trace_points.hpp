@@ -155,10 +155,6 @@ inline_begin_traced(worker &w, task &t, task *parent, uint16_t flags) {
           : trace::inline_begun_deps(l, pid, deps, ndeps, f, trace::ticks());
 }
 
-// Whether a task run in place with ndeps dependences has them recorded:
-// a caller that has them passes them (run_inline) only then.
-inline bool records_deps(int ndeps) { return ndeps != 0 && trace::on(); }
-
 // deps/ndeps: the task's dependences, when it has any (a task the throttle
 // runs in place once they are satisfied).
 inline bool inline_begin(worker &w, task &t, task *parent, uint16_t flags,

@@ -16,6 +16,8 @@ uint64_t in_flight(worker &w) {
   runtime &rt = w.rt();
   uint64_t spawned = 0, finished = 0;
   for (int i = 0; i < rt.nthreads(); ++i) {
+    // In-place tasks count in both totals (worker_counters::in_place):
+    // they cancel out.
     worker_counters &c = rt.worker_at(i).counters();
     finished += c.finished.load(std::memory_order_relaxed);
     spawned += c.spawned.load(std::memory_order_relaxed);

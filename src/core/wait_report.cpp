@@ -108,7 +108,7 @@ void wait_watchdog::run() {
     bool someone_waits = false;
     for (int i = 0; i < rt_.nthreads(); ++i) {
       worker &w = rt_.worker_at(i);
-      finished += w.counters().finished.load(std::memory_order_relaxed);
+      finished += w.counters().finished_all();
       someone_waits |= w.wait_state().kind.load(std::memory_order_acquire) != 0;
     }
     if (finished == last && someone_waits) {

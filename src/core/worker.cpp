@@ -29,7 +29,8 @@ worker::~worker() {
 }
 
 worker::membership worker::enter_team(team *t, int i) {
-  membership m{team_, slot_, slot_index_, current_, task_data_, mark_, tied_};
+  membership m{team_,      slot_, slot_index_, current_,
+               task_data_, mark_, barrier_};
   team_slot &s = t->slot(i);
   s.reset_implicit(id_);
   if (s.w != this) // the master set it before the members started; others
@@ -41,7 +42,7 @@ worker::membership worker::enter_team(team *t, int i) {
   current_ = &s.implicit;
   task_data_ = nullptr;
   mark_ = s.deque.next_index();
-  tied_ = &s.implicit;
+  barrier_ = nullptr;
   trace_point::implicit_begin(*this, &s.implicit, t);
   return m;
 }
@@ -57,7 +58,7 @@ void worker::leave_team(const membership &m) {
   current_ = m.current;
   task_data_ = m.data;
   mark_ = m.mark;
-  tied_ = m.tied;
+  barrier_ = m.barrier;
 }
 
 void worker::assign(team *t, int i) {
@@ -213,6 +214,10 @@ void worker::record_exception(task *t, std::exception_ptr e) {
     delete p; // the first exception wins, as for OpenMP's cancellation
 }
 
+__attribute__((noinline)) void worker::record_current_exception(task *t) {
+  record_exception(t, std::current_exception());
+}
+
 void worker::execute(task *t) {
   trace_point::run_token k;
   if (t->flags & TASK_COMPLETE_ONLY) {
@@ -247,7 +252,7 @@ void worker::end_task_data() {
 }
 
 __attribute__((always_inline)) inline void worker::run_body(task *t) {
-  task_frame frame(*this, t);
+  task_frame<> frame(*this, t);
   if (!(t->group && t->group->cancelled.load(std::memory_order_relaxed))) {
     try {
       if (t->flags & TASK_ARGS)
@@ -268,10 +273,27 @@ __attribute__((always_inline)) inline void worker::run_body(task *t) {
     end_task_data();
 }
 
-// The body is core/in_place.hpp's, which the native API inlines.
+// The body is core/in_place.hpp's, whose common case the front ends
+// inline (run_in_place); here with the trace points, beyond kInlineDepth
+// levels and with front-end data (none while the task runs: put back at
+// its end).
 void worker::run_inline(weft_task_fn fn, void *arg, uint16_t flags,
                         const weft_dep *deps, int ndeps) {
-  run_in_place(fn, arg, flags, deps, ndeps);
+  const uint32_t depth = inline_depth_;
+  if (depth >= kInlineDepth) {
+    run_inline_on_stack(fn, arg, flags, deps, ndeps);
+    return;
+  }
+  task *t = inline_tasks_[depth];
+  if (!t)
+    t = new_inline_task(depth);
+  if (void *data = task_data_) {
+    task_data_ = nullptr;
+    run_in_place_at<true>(depth, t, fn, arg, flags, deps, ndeps);
+    task_data_ = data;
+    return;
+  }
+  run_in_place_at<true>(depth, t, fn, arg, flags, deps, ndeps);
 }
 
 task *worker::new_inline_task(uint32_t d) {
@@ -337,7 +359,7 @@ worker::run_inline_on_stack(weft_task_fn fn, void *arg, uint16_t flags,
 
 __attribute__((always_inline)) inline void worker::run_inline_task(task &t) {
   {
-    task_frame frame(*this, &t);
+    task_frame<> frame(*this, &t);
     try {
       t.fn(t.arg);
     } catch (...) {

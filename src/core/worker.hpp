@@ -39,9 +39,17 @@ extern void (*task_data_end)(void *data);
 extern std::atomic<bool> tied_scheduling;
 
 // Single-writer counters: only the owning worker writes, anyone may read.
+// A task the throttle runs in place (runtime::count_in_place) is spawned,
+// finished and undeferred at once: it counts once, in `in_place`, and
+// spawned, finished and undeferred leave it out (one store per such task
+// instead of three; docs/benchmarks.md, "The in-place path's
+// instructions"). Read the totals with the *_all functions.
 struct worker_counters {
   std::atomic<uint64_t> spawned{0}, finished{0}, steals{0}, immediate{0},
-      sleeps{0}, full{0}, undeferred{0}, serialized{0};
+      sleeps{0}, full{0}, undeferred{0}, serialized{0}, in_place{0};
+  uint64_t spawned_all() const { return load(spawned) + load(in_place); }
+  uint64_t finished_all() const { return load(finished) + load(in_place); }
+  uint64_t undeferred_all() const { return load(undeferred) + load(in_place); }
   // Throttle checks made with the wide window (coarse tasks, spawn.cpp),
   // and in-place checks that kept the creator throttled because its tasks
   // cost less in place than a hand-off would (spawn.cpp, kHandOffTicks).
@@ -51,6 +59,9 @@ struct worker_counters {
   std::atomic<uint64_t> backlogged{0}, backlog_peak{0};
   static void bump(std::atomic<uint64_t> &c) {
     c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+  static uint64_t load(const std::atomic<uint64_t> &c) {
+    return c.load(std::memory_order_relaxed);
   }
 };
 
@@ -133,7 +144,7 @@ public:
     task *current;
     void *data;
     int64_t mark;
-    task *tied;
+    task *barrier;
   };
   membership enter_team(team *t, int i);
   void leave_team(const membership &m);
@@ -158,7 +169,8 @@ public:
   // trace only.
   void run_inline(weft_task_fn fn, void *arg, uint16_t flags,
                   const weft_dep *deps = nullptr, int ndeps = 0);
-  // run_inline's body, inline where core/in_place.hpp is included.
+  // run_inline, its common case inline where core/in_place.hpp is
+  // included (the other cases call run_inline).
   inline void run_in_place(weft_task_fn fn, void *arg, uint16_t flags,
                            const weft_dep *deps = nullptr, int ndeps = 0);
   // Runs a task that was never submitted to the engine (undeferred).
@@ -177,13 +189,13 @@ public:
   void set_task_data(void *d) { task_data_ = d; }
 
   // The current task waits in a barrier from now until leave_barrier: the
-  // tied-task constraint does not hold for it there.
+  // tied-task constraint does not hold for it there (tied_limit).
   task *enter_barrier() {
-    task *prev = tied_;
-    tied_ = nullptr;
+    task *prev = barrier_;
+    barrier_ = current_;
     return prev;
   }
-  void leave_barrier(task *prev) { tied_ = prev; }
+  void leave_barrier(task *prev) { barrier_ = prev; }
 
 private:
   friend class runtime;
@@ -196,10 +208,15 @@ private:
   // thread's stack, or nullptr when anything may start. Untied tasks count
   // as tied here: weft never moves a suspended task, so a task started
   // above a waiting untied task u that blocked (on a lock whose holder
-  // waits for u) would hang u (docs/openmp.md).
+  // waits for u) would hang u (docs/openmp.md). Every task that runs on
+  // this stack is tied (or counts as tied), so the innermost one is the
+  // current task, unless that one waits in a barrier (barrier_): no
+  // pointer of its own to keep in every task's frame.
   task *tied_limit() const {
-    return __builtin_expect(tied_scheduling.load(std::memory_order_relaxed), 0)
-               ? tied_
+    return __builtin_expect(tied_scheduling.load(std::memory_order_relaxed),
+                            0) &&
+                   current_ != barrier_
+               ? current_
                : nullptr;
   }
   // Whether x may start under tied_limit() == limit, for x taken from
@@ -251,38 +268,49 @@ private:
   void execute(task *t);
   // The frame of a task run on this thread's stack (run_body, run_in_place,
   // run_inline_task): t becomes the current task (for the front ends'
-  // omp_get_* and taskwait, the parent of what it creates), with no front-end
-  // data, its deque mark (what is pushed from now on descends from it) and
-  // itself as the innermost tied task (tied_limit: untied or not, weft never
-  // moves a started task); the destructor puts the enclosing task's four
-  // back. Inline: these are the stores every task pays.
-  class task_frame {
+  // omp_get_* and taskwait, the parent of what it creates, and the innermost
+  // tied task: tied_limit; untied or not, weft never moves a started task),
+  // with no front-end data and its deque mark (what is pushed from now on
+  // descends from it); the destructor puts the enclosing task's three back.
+  // Inline: these are the stores every task pays. kInPlace (run_in_place):
+  // t's parent is the current task and there is no front-end data when the
+  // frame starts, and the runner leaves none at its end (end_task_data), so
+  // that the frame keeps only the mark (the parent comes back from
+  // t->parent).
+  template <bool kInPlace = false> class task_frame {
   public:
     __attribute__((always_inline)) task_frame(worker &w, task *t)
-        : w_(w), prev_(w.current_), prev_data_(w.task_data_),
-          prev_mark_(w.mark_), prev_tied_(w.tied_) {
+        : w_(w), t_(t), prev_(kInPlace ? nullptr : w.current_),
+          prev_data_(kInPlace ? nullptr : w.task_data_), prev_mark_(w.mark_) {
       w.current_ = t;
-      w.task_data_ = nullptr;
+      if constexpr (!kInPlace)
+        w.task_data_ = nullptr;
       w.mark_ = w.slot_->deque.next_index();
-      w.tied_ = t;
     }
     __attribute__((always_inline)) ~task_frame() {
-      w_.current_ = prev_;
-      w_.task_data_ = prev_data_;
+      if constexpr (kInPlace) {
+        w_.current_ = t_->parent;
+      } else {
+        w_.current_ = prev_;
+        w_.task_data_ = prev_data_;
+      }
       w_.mark_ = prev_mark_;
-      w_.tied_ = prev_tied_;
     }
     task_frame(const task_frame &) = delete;
     task_frame &operator=(const task_frame &) = delete;
 
   private:
     worker &w_;
+    task *t_;
     task *prev_;
     void *prev_data_;
     int64_t prev_mark_;
-    task *prev_tied_;
   };
   void run_body(task *t);
+  template <bool kMayTrace>
+  __attribute__((always_inline)) inline void
+  run_in_place_at(uint32_t depth, task *t, weft_task_fn fn, void *arg,
+                  uint16_t flags, const weft_dep *deps, int ndeps);
   void run_inline_task(task &t);
   // run_inline beyond kInlineDepth nested levels: a descriptor on this stack.
   void run_inline_on_stack(weft_task_fn fn, void *arg, uint16_t flags,
@@ -299,6 +327,9 @@ private:
   void complete(task *t); // retirement and counts (after a detach event)
   void end_task_data();
   void record_exception(task *t, std::exception_ptr e);
+  // record_exception of the exception being handled, out of line: the
+  // in-place runner's frame keeps no exception_ptr of its own.
+  void record_current_exception(task *t);
   void count_finished_child(task *parent);
 
   runtime &rt_;
@@ -309,9 +340,9 @@ private:
   // pushed from then on descends from current_ (tasks that start while
   // current_ is suspended descend from it), what lies below does not.
   int64_t mark_ = 0;
-  // The innermost tied task on this thread's stack not waiting in a
-  // barrier (tied_limit).
-  task *tied_ = nullptr;
+  // The task waiting in a barrier on this thread's stack, if any
+  // (enter_barrier; tied_limit).
+  task *barrier_ = nullptr;
   task *immediate_ = nullptr;
   bool in_retire_ = false;
   // Inbox jobs running on this thread's stack (run_job; may_serve). In the

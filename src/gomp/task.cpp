@@ -71,6 +71,24 @@ weft_dep_mode mode_of(uintptr_t kind) {
   }
 }
 
+// GCC's first depend layout (depend[0] = n addresses, the first
+// depend[1] of them out/inout, the rest in, from depend[2]) into deps[0, n):
+// one test per address. dep_list and depend_task both convert with it.
+__attribute__((always_inline)) inline void
+convert_first_layout(void **depend, uintptr_t n, uintptr_t nout,
+                     weft_dep *deps) {
+  auto address = [](void *a) {
+    if (__builtin_expect(!a, 0))
+      unsupported("a dependence on omp_all_memory (or a NULL address)");
+    return a;
+  };
+  uintptr_t i = 0;
+  for (; i < nout; ++i)
+    deps[i] = weft_dep{address(depend[2 + i]), WEFT_INOUT};
+  for (; i < n; ++i)
+    deps[i] = weft_dep{address(depend[2 + i]), WEFT_IN};
+}
+
 // GCC's depend array, in either layout:
 //   depend[0] = n != 0: n addresses, the first depend[1] of them out/inout,
 //               the rest in (from depend[2]);
@@ -107,13 +125,9 @@ public:
     deps_ = n <= kInline ? inline_ : (heap_.resize(n), heap_.data());
     n_ = static_cast<int>(n);
     if (base == 2) {
-      // The first layout: out/inout addresses, then in ones (one test
-      // per address; the general loop below makes four).
-      uintptr_t i = 0;
-      for (; i < nout; ++i)
-        deps_[i] = weft_dep{address(depend[2 + i]), WEFT_INOUT};
-      for (; i < n; ++i)
-        deps_[i] = weft_dep{address(depend[2 + i]), WEFT_IN};
+      // The first layout (the general loop below makes four tests per
+      // address).
+      convert_first_layout(depend, n, nout, deps_);
       return;
     }
     for (uintptr_t i = 0; i < n; ++i) {
@@ -140,12 +154,6 @@ public:
       : deps_(const_cast<weft_dep *>(deps)), n_(n) {}
   const weft_dep *data() const { return deps_; }
   int size() const { return n_; }
-
-  static void *address(void *a) {
-    if (__builtin_expect(!a, 0))
-      unsupported("a dependence on omp_all_memory (or a NULL address)");
-    return a;
-  }
 
 private:
   static constexpr uintptr_t kInline = 16;
@@ -457,11 +465,7 @@ __attribute__((noinline)) void depend_task(worker &w, void (*fn)(void *),
   const uintptr_t n = reinterpret_cast<uintptr_t>(depend[0]);
   const uintptr_t nout = reinterpret_cast<uintptr_t>(depend[1]);
   weft_dep deps[kFastDeps];
-  uintptr_t i = 0;
-  for (; i < nout; ++i)
-    deps[i] = weft_dep{dep_list::address(depend[2 + i]), WEFT_INOUT};
-  for (; i < n; ++i)
-    deps[i] = weft_dep{dep_list::address(depend[2 + i]), WEFT_IN};
+  convert_first_layout(depend, n, nout, deps);
   const int nd = static_cast<int>(n);
   if (runtime::in_place_now(w, deps, nd)) {
     const uint16_t f = static_cast<uint16_t>(
