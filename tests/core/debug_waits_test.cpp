@@ -86,10 +86,7 @@ private:
 std::thread release_after_report(std::atomic<bool> &release,
                                  const StderrFile &err, std::string what) {
   return std::thread([&release, &err, what] {
-    const auto deadline =
-        std::chrono::steady_clock::now() +
-        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-            std::chrono::duration<double>(wt::wait_seconds()));
+    const auto deadline = std::chrono::steady_clock::now() + wt::wait_limit();
     while (err.text().find(what) == std::string::npos &&
            std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
