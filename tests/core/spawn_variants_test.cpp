@@ -601,75 +601,129 @@ TEST(Throttle, ThrottledCreatorQueuesWorkForTheThieves) {
   EXPECT_GT(in_place, 0) << "the creator was not over the throttle";
 }
 
-// matmul's shape (bench/apps/matmul.c): chains of coarse tasks, made chain
-// after chain by one creator, three wide windows of them. Throttled, the
-// creator runs chains itself until half the window is unfinished, counting
-// the tasks the other workers finished: a worker that kept finding work
-// used to add its finished children to their parent only when it ran dry
-// (worker::count_finished_child), so the creator saw none of them and ran
-// chains until its deque was empty; the thieves then waited while it made
-// the next batch (matmul's second worker idled 2-35 ms per run at load
-// 2-14, docs/benchmarks.md, "matmul: the thief's finished tasks").
-struct ChainProbe {
-  std::atomic<long> finished{0}, creator_ran{0};
-  int creator = -1;
+// The throttle counts the tasks the other workers finished. A worker that
+// keeps finding work adds the children it finished to their parent at least
+// once in 32 (worker::count_finished_child, kFlushFinishedEvery), so a
+// creator's count of its unfinished children is at most 31 per other worker
+// above the truth. It used to add them only when it ran dry: matmul's
+// creator (chains of coarse tasks) then saw none of its thief's finished
+// tasks, ran chains itself until its deque was empty, and the thief idled
+// while it made the next batch (docs/benchmarks.md, "matmul: the thief's
+// finished tasks", which measures the effect on the benchmark).
+//
+// Checked without clocks, at two threads under the sw engine, the window
+// forced narrow and the grain coarse (WEFT_THROTTLE_WINDOW,
+// WEFT_THROTTLE_GRAIN: no estimate and no in-place probe, so the throttle
+// decides on the count alone: throttled at a check, once in 16 children,
+// when more than 64 per thread, 128, are unfinished). The creator holds the
+// other worker (the thief) in a first gate task while it makes 126 children
+// and a second gate task, then releases it: the thief takes them from the
+// creator's deque in order, never running dry, so it finishes the 126 and
+// the first gate (127 children) and is held by the second with at most 31
+// of them not yet added (127 with the old rule). The creator then makes
+// children that only it can run: with the thief's count added, no check
+// finds more than 128 unfinished until 1 + 31 + the new ones exceed it (the
+// first of them runs in place at the 97th at the earliest; 112th under
+// these rules), with all 127 held back at the first check (the 16th).
+namespace flushcheck {
+
+constexpr long kBefore = 126; // children the thief finishes before it is held
+constexpr long kWindow = 64 * 2;
+constexpr long kLag = 31; // kFlushFinishedEvery - 1
+
+struct Counts {
+  std::atomic<long> done{0};          // children of kBefore finished
+  std::atomic<long> done_at_hold{-1}; // done when the second gate started
+  std::atomic<long> after_ran{0};     // the creator's later children run
 };
-void chain_task(void *p) {
-  auto *c = static_cast<ChainProbe *>(p);
-  spin_us(5);
-  if (weft_thread_id() == c->creator)
-    c->creator_ran.fetch_add(1, std::memory_order_relaxed);
-  c->finished.fetch_add(1, std::memory_order_release);
+void before_task(void *p) {
+  static_cast<Counts *>(p)->done.fetch_add(1, std::memory_order_relaxed);
+}
+struct GateArg {
+  wt::Gate *gate;
+  wt::Guard *guard;
+  Counts *counts; // for the second gate: records done at its start
+};
+void hold_task(void *p) {
+  auto *a = static_cast<GateArg *>(p);
+  if (a->counts)
+    a->counts->done_at_hold.store(
+        a->counts->done.load(std::memory_order_relaxed));
+  a->gate->wait(*a->guard);
+}
+void after_task(void *p) {
+  static_cast<Counts *>(p)->after_ran.fetch_add(1, std::memory_order_relaxed);
 }
 
-TEST(Throttle, ThievesFinishedTasksReleaseTheCreatorAtHalfTheWindow) {
-  const long threads = weft_num_threads();
-  // Two threads: at four the 2-core machine's preemptions of the creator
-  // and its thieves move where the stretches end (312-536 of 1024 seen).
-  if (threads != 2 || std::strcmp(wt::engine_name(), "sw") != 0)
+} // namespace flushcheck
+
+TEST(Throttle, ThievesFinishedTasksCountForTheCreatorWithin32) {
+  using namespace flushcheck;
+  if (weft_num_threads() != 2 || std::strcmp(wt::engine_name(), "sw") != 0)
     GTEST_SKIP() << "a creator, one thief and the sw engine's deque";
-  make_grain_coarse();
-  constexpr int kLen = 32;
-  const long chains = 3 * kWidePerThread * threads / kLen;
-  std::vector<int> cells(static_cast<size_t>(chains));
-  ChainProbe probe;
-  probe.creator = weft_thread_id();
-  // After each spawn in which the creator ran a chain or more (a throttled
-  // stretch, not a child run in place) that began above the narrow window
-  // (the wide window's stretches): its children still unfinished.
-  const long narrow = 64 * threads + 16;
-  std::vector<long> ends;
-  for (long c = 0; c < chains; ++c)
-    for (int k = 0; k < kLen; ++k) {
-      const long before = probe.creator_ran.load(std::memory_order_relaxed);
-      const long was =
-          c * kLen + k - probe.finished.load(std::memory_order_acquire);
-      const weft_dep d[] = {{&cells[static_cast<size_t>(c)], WEFT_INOUT}};
-      ASSERT_EQ(weft_spawn(&chain_task, &probe, d, 1), WEFT_OK)
-          << weft_last_error();
-      if (was > narrow &&
-          probe.creator_ran.load(std::memory_order_relaxed) - before >= kLen) {
-        ends.push_back(c * kLen + k + 1 -
-                       probe.finished.load(std::memory_order_acquire));
-      }
+  ASSERT_EQ(weft_shutdown(), WEFT_OK) << weft_last_error();
+  setenv("WEFT_THROTTLE_WINDOW", "narrow", 1);
+  setenv("WEFT_THROTTLE_GRAIN", "coarse", 1);
+  struct Restore {
+    ~Restore() {
+      unsetenv("WEFT_THROTTLE_WINDOW");
+      unsetenv("WEFT_THROTTLE_GRAIN");
+      weft_shutdown();
+      EXPECT_EQ(weft_init(0), WEFT_OK) << weft_last_error();
     }
+  } restore;
+  ASSERT_EQ(weft_init(0), WEFT_OK) << weft_last_error();
+
+  Counts counts;
+  wt::Guard guard;
+  wt::Gate first, second;
+  GateArg first_arg{&first, &guard, nullptr};
+  GateArg second_arg{&second, &guard, &counts};
+  guard.begin(); // neither gate may block the creator
+  ASSERT_EQ(weft_spawn(&hold_task, &first_arg, nullptr, 0), WEFT_OK)
+      << weft_last_error();
+  ASSERT_TRUE(wt::spin_until([&] { return first.started.load(); }))
+      << "no worker took the first gate task";
+  for (long i = 0; i < kBefore; ++i)
+    ASSERT_EQ(weft_spawn(&before_task, &counts, nullptr, 0), WEFT_OK)
+        << weft_last_error();
+  ASSERT_EQ(weft_spawn(&hold_task, &second_arg, nullptr, 0), WEFT_OK)
+      << weft_last_error();
+  first.release();
+  ASSERT_TRUE(wt::spin_until([&] { return second.started.load(); }))
+      << "no worker took the second gate task";
+  const bool conclusive = !first.inconclusive.load() &&
+                          !second.inconclusive.load() &&
+                          counts.done_at_hold.load() == kBefore;
+  // Children the creator makes while the thief is held: the first one run
+  // (in place, by the creator: the only worker free) shows the throttle.
+  long first_run = 0;
+  for (long i = 1; i <= 2 * kWindow && first_run == 0; ++i) {
+    ASSERT_EQ(weft_spawn(&after_task, &counts, nullptr, 0), WEFT_OK)
+        << weft_last_error();
+    if (counts.after_ran.load(std::memory_order_relaxed) != 0)
+      first_run = i;
+  }
+  second.release();
+  guard.end();
   ASSERT_EQ(weft_taskwait(), WEFT_OK) << weft_last_error();
-  ASSERT_EQ(probe.finished.load(), chains * kLen);
-  // None: the creator kept the narrow window (its grain estimate under a
-  // heavy load) or the other workers kept up with it (a slow creator:
-  // ThreadSanitizer at 4 threads).
-  if (ends.empty())
-    GTEST_SKIP() << "the creator was never throttled past the narrow window";
-  // Half the wide window is kWidePerThread * threads / 2 = 1024 unfinished
-  // (the creator's count may lag by 31 per other worker); the median
-  // stretch ended at 505-1021 in runs with this count, at 52-223 (six runs)
-  // with the thief's count kept back until it ran dry.
-  std::sort(ends.begin(), ends.end());
-  const long median = ends[ends.size() / 2];
-  EXPECT_GE(median, kWidePerThread * threads * 3 / 16)
-      << "the median throttled stretch ran until " << median
-      << " children were unfinished (of " << ends.size()
-      << " stretches): the other workers' finished tasks did not count";
+  EXPECT_FALSE(first.timed_out.load() || second.timed_out.load());
+  EXPECT_EQ(counts.done.load(), kBefore);
+  if (!conclusive)
+    GTEST_SKIP() << "inconclusive: the thief did not run the first gate, the "
+                    "children and the second gate in that order (done "
+                 << counts.done_at_hold.load() << " of " << kBefore
+                 << " when the second gate started)";
+  ASSERT_NE(first_run, 0) << "the creator was never throttled: it made "
+                          << 2 * kWindow << " more children while the thief "
+                          << "was held";
+  // Unfinished at the i-th: the second gate, the i children, and at most
+  // kLag of the thief's finished ones not yet added.
+  EXPECT_GT(1 + first_run + kLag, kWindow)
+      << "the creator ran its " << first_run
+      << "th child in place: it counted more than " << kLag
+      << " of the thief's " << kBefore + 1
+      << " finished children as unfinished";
 }
 
 // ---- in-place tasks mixed with deferred ones -------------------------------

@@ -81,12 +81,17 @@ inline std::int64_t now_seq() {
   return seq_counter().fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
+// seconds as a steady_clock duration (wait_seconds() by default): the
+// deadline of a wait for something a correct runtime makes happen soon.
+inline std::chrono::steady_clock::duration
+wait_limit(double seconds = wait_seconds()) {
+  return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(seconds));
+}
+
 // Spin (yielding) until pred() or the timeout; returns pred().
 template <class P> bool spin_until(P pred, double seconds = wait_seconds()) {
-  auto deadline =
-      std::chrono::steady_clock::now() +
-      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-          std::chrono::duration<double>(seconds));
+  auto deadline = std::chrono::steady_clock::now() + wait_limit(seconds);
   for (unsigned i = 0;; ++i) {
     if (pred())
       return true;

@@ -3,11 +3,16 @@
    sequential order, task_body() logs what each task saw, and check_logs()
    compares the per-variable logs with that order.
 
-   Reports through EXPECT()/fail() (omp_check.h): define NAME first if the
-   program sets it. Works as C (gnu11) and C++ (gnu++20); the functions are
+   Each graph has ntask tasks: NTASK, or NTASK scaled by WEFT_TEST_SCALE
+   when the registration sets it (graph_tasks(); the slow engine models',
+   tests/openmp/CMakeLists.txt). Reports through EXPECT()/fail()
+   (omp_check.h): define NAME first if the program sets it. Works as C (gnu11) and C++ (gnu++20); the functions are
    marked unused, so unused ones do not warn. */
 #ifndef WEFT_RANDOM_GRAPH_H
 #define WEFT_RANDOM_GRAPH_H
+
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "omp_check.h"
 
@@ -29,6 +34,29 @@ static int inflight[NV], max_inflight;
 static int bad_reads;
 
 static unsigned rng_state;
+
+/* The tasks of each graph (graph_tasks() sets it). */
+static int ntask = NTASK;
+
+/* NTASK times WEFT_TEST_SCALE (a number in (0, 1]; unset: 1), at least
+   NTASK / 8: sets ntask and says so on stderr when it is not NTASK. The
+   graphs of a seed are the same, cut after ntask tasks. */
+__attribute__((unused)) static int graph_tasks(void)
+{
+  const char *s = getenv("WEFT_TEST_SCALE");
+  double scale = s && *s ? atof(s) : 1.0;
+  if (!(scale > 0 && scale <= 1)) {
+    if (s && *s)
+      fprintf(stderr, "%s: WEFT_TEST_SCALE=%s is not in (0, 1]: %d tasks per graph\n", omp_source_name(), s, NTASK);
+    scale = 1.0;
+  }
+  ntask = (int)(NTASK * scale);
+  if (ntask < NTASK / 8)
+    ntask = NTASK / 8;
+  if (ntask != NTASK)
+    fprintf(stderr, "%s: %d tasks per graph (WEFT_TEST_SCALE=%s)\n", omp_source_name(), ntask, s);
+  return ntask;
+}
 __attribute__((unused)) static unsigned rnd(void)
 {
   rng_state = rng_state * 1103515245u + 12345u;
@@ -50,7 +78,7 @@ __attribute__((unused)) static void simulate(void)
     version[v] = 0;
     inflight[v] = 0;
   }
-  for (int t = 0; t < NTASK; t++)
+  for (int t = 0; t < ntask; t++)
     for (int d = 0; d < nd[t]; d++) {
       int v = dv[t][d], k = dk[t][d];
       if (k == K_IN || k == K_MTX) {

@@ -1,4 +1,4 @@
-// Checks random dependence graphs (3 fixed seeds, 2000 tasks, random in/out/inout on 16 variables): per-variable logs of task ids respect the sequential dependence order and reads see the right number of earlier writes.
+// Checks random dependence graphs (3 fixed seeds, 2000 tasks or WEFT_TEST_SCALE times that, random in/out/inout on 16 variables): per-variable logs of task ids respect the sequential dependence order and reads see the right number of earlier writes.
 #include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -74,15 +74,16 @@ static void create(int t)
 
 int main(void)
 {
+  graph_tasks();
   static const unsigned seeds[] = {1, 20240607, 987654321};
   for (int s = 0; s < 3; s++) {
     rng_state = seeds[s];
-    for (int t = 0; t < NTASK; t++)
+    for (int t = 0; t < ntask; t++)
       gen(t, 1 + (rnd() % 4 == 0), 3); /* mostly 1 dependence, a quarter with 2; in/out/inout */
     simulate();
 #pragma omp parallel
 #pragma omp single
-    for (int t = 0; t < NTASK; t++)
+    for (int t = 0; t < ntask; t++)
       create(t);
     check_logs(seeds[s]);
   }

@@ -1,4 +1,4 @@
-// Checks random dependence graphs built from depend objects (3 seeds, 2000 tasks, 3 depobjs per task chosen at run time among in/out/inout/mutexinoutset on 16 variables): logs respect sequential order, mutexinoutset members never overlap.
+// Checks random dependence graphs built from depend objects (3 seeds, 2000 tasks or WEFT_TEST_SCALE times that, 3 depobjs per task chosen at run time among in/out/inout/mutexinoutset on 16 variables): logs respect sequential order, mutexinoutset members never overlap.
 #include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +14,7 @@ static omp_depend_t objs[NV][4];   /* one depend object per (variable, kind) */
 
 int main(void)
 {
+  graph_tasks();
   for (int v = 0; v < NV; v++) {
     omp_depend_t *o;
     o = &objs[v][K_IN];
@@ -28,12 +29,12 @@ int main(void)
   static const unsigned seeds[] = {7, 4242, 31337};
   for (int s = 0; s < 3; s++) {
     rng_state = seeds[s];
-    for (int t = 0; t < NTASK; t++)
+    for (int t = 0; t < ntask; t++)
       gen(t, 3, 4); /* three distinct variables, kinds in/out/inout/mutexinoutset */
     simulate();
 #pragma omp parallel
 #pragma omp single
-    for (int t = 0; t < NTASK; t++) {
+    for (int t = 0; t < ntask; t++) {
       omp_depend_t *p0 = &objs[dv[t][0]][dk[t][0]];
       omp_depend_t *p1 = &objs[dv[t][1]][dk[t][1]];
       omp_depend_t *p2 = &objs[dv[t][2]][dk[t][2]];

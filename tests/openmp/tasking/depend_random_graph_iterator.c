@@ -1,4 +1,4 @@
-// Checks random dependence graphs expressed with iterator dependences (3 seeds, 2000 tasks, 0..5 dependences each incl. none, in/out/inout and mutexinoutset, both GCC depend-array layouts): logs respect sequential order.
+// Checks random dependence graphs expressed with iterator dependences (3 seeds, 2000 tasks or WEFT_TEST_SCALE times that, 0..5 dependences each incl. none, in/out/inout and mutexinoutset, both GCC depend-array layouts): logs respect sequential order.
 #include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,17 +13,18 @@ static int vars[NV]; /* dependence addresses only */
 
 int main(void)
 {
+  graph_tasks();
   static const unsigned seeds[] = {3, 555, 271828};
   for (int s = 0; s < 3; s++) {
     rng_state = seeds[s];
-    for (int t = 0; t < NTASK; t++) {
+    for (int t = 0; t < ntask; t++) {
       int n = rnd() % 6; /* 0..5 dependences, including none at all */
       gen(t, n, (t % 3 == 0) ? 4 : 3);
     }
     simulate();
 #pragma omp parallel
 #pragma omp single
-    for (int t = 0; t < NTASK; t++) {
+    for (int t = 0; t < ntask; t++) {
       int ins[MAXD], outs[MAXD], ios[MAXD], mxs[MAXD];
       int nin = 0, nout = 0, nio = 0, nmx = 0;
       for (int d = 0; d < nd[t]; d++) {
