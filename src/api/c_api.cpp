@@ -241,12 +241,11 @@ int weft_spawn(weft_task_fn fn, void *arg, const weft_dep *deps, int ndeps) {
   // any descriptor is allocated (as the OpenMP front end does).
   // Inline, both: one call frame per task run in place (core/in_place.hpp).
   // Traced, one with dependences (the throttle found them satisfied) gives
-  // them to the trace out of line: the inline path keeps its registers.
+  // them to the trace beside the call: the inline path keeps its registers.
   if (runtime::in_place_now(*w, deps, ndeps)) {
     if (__builtin_expect(trace_point::records_deps(ndeps), 0))
-      w->run_inline(fn, arg, TASK_THROTTLED, deps, ndeps);
-    else
-      w->run_in_place(fn, arg, TASK_THROTTLED);
+      trace_point::pass_deps(*w, deps, ndeps);
+    w->run_in_place(fn, arg, TASK_THROTTLED);
     return WEFT_OK;
   }
   return submit(*w, w->alloc_task(fn, arg), deps, ndeps, 0);
