@@ -126,7 +126,7 @@ inline void scheduled(worker &w, task *t) {
 // names no dependence, so no reader orders it against another thread's
 // events, and on this thread it follows the creator's last event. Right
 // after a short one like it, no clock read at all (trace::inline_begin_now:
-// an untimed task of a task_inline_run).
+// an untimed task of a task_inline_run). inline_begin_traced, below.
 // (Out of line: the untraced path stays one load and one branch.)
 
 // t has the ndeps > 0 dependences deps (the throttle ran it in place once
@@ -136,7 +136,7 @@ inline void scheduled(worker &w, task *t) {
 // as a created task's are (trace::inline_begun_deps). Its start follows
 // their ends, perhaps on other threads: read after a fence (with one
 // dependence, not read when it is an untimed task of a run:
-// trace::inline_begin_dep_now).
+// trace::inline_continued).
 // The run key (trace::run_key) is taken from the caller's flags, from
 // which the trace's follow (t.flags is flags | TASK_INLINE).
 [[gnu::noinline]] inline void
