@@ -58,13 +58,15 @@ namespace weft::trace {
 extern std::atomic<bool> g_on;
 // Whether this runtime records a trace.
 inline bool on() { return g_on.load(std::memory_order_relaxed); }
-// What recording a task run in place costs its thread, in ticks (its two
-// clock reads and its record, measured when recording starts): the
-// throttle allows for it (trace_point::in_place_allowance), so that a
-// traced program's fine tasks still run in place as they do untraced.
+// What recording a task run in place costs its thread, in ticks, on
+// average over a run of fine ones (a timed task_inline, its two clock
+// reads, then untimed tasks of a task_inline_run; measured when recording
+// starts): the throttle allows for it (trace_point::in_place_allowance),
+// so that a traced program's fine tasks still run in place as they do
+// untraced.
 extern uint64_t g_in_place_ticks;
-// The same for a task run in place with a dependence (a fenced start and a
-// task_inline_dep record).
+// The same for tasks run in place with a dependence (the timed one's start
+// fenced, a task_inline_dep).
 extern uint64_t g_in_place_dep_ticks;
 
 // A raw timestamp (see above), taken after every earlier load completed:
