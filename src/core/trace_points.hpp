@@ -153,12 +153,12 @@ inline_begin_deps_timed(trace::thread_log &l, task &t, uint32_t pid,
         trace::inline_begun_deps(l, pid, deps, ndeps, f, trace::ticks());
   }
 }
-// The untimed task of a run inline here (trace::inline_continued: no clock
-// read, a few compares), the rest out of line.
-[[gnu::noinline]] inline void inline_begin_deps(worker &w, task &t,
-                                                task *parent, uint16_t flags,
-                                                const weft_dep *deps,
-                                                int ndeps) {
+// The untimed task of a run inline in the caller (trace::inline_continued:
+// no clock read, a few compares, under trace::on()'s test), the rest out
+// of line.
+[[gnu::always_inline]] inline void
+inline_begin_deps(worker &w, task &t, task *parent, uint16_t flags,
+                  const weft_dep *deps, int ndeps) {
   trace::thread_log &l = *w.trace_log();
   uint32_t pid = parent ? parent->trace_id : 0;
   if (ndeps == 1 && trace::inline_continued(
