@@ -430,6 +430,7 @@ private:
     case trace::kind::task_inline:
     case trace::kind::task_inline_dep:
     case trace::kind::task_exec2:
+    case trace::kind::task_inline_run:
       // record_stream expands the merged kinds into their events.
       throw trace::error("trace: " + path_ + ": a " + trace::name(r.type) +
                          " record reached the exporter unexpanded");

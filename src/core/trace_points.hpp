@@ -124,35 +124,68 @@ inline void scheduled(worker &w, task *t) {
 // the program asked for is marked undeferred: a replay may run a throttled task
 // elsewhere. Its start is read early (no fence, half the cost): the record
 // names no dependence, so no reader orders it against another thread's
-// events, and on this thread it follows the creator's last event.
+// events, and on this thread it follows the creator's last event. Right
+// after a short one like it, no clock read at all (trace::inline_begin_now:
+// an untimed task of a task_inline_run). inline_begin_traced, below.
 // (Out of line: the untraced path stays one load and one branch.)
-[[gnu::noinline]] inline void
-inline_begin_traced(worker &w, task &t, task *parent, uint16_t flags) {
-  trace::thread_log &l = *w.trace_log();
-  uint64_t at = trace::ticks_early();
-  uint8_t undeferred = flags & TASK_THROTTLED ? 0 : trace::flag_undeferred;
-  t.trace_id = trace::inline_begun(l, parent ? parent->trace_id : 0,
-                                   undeferred | flags_of(&t), at);
-}
 
 // t has the ndeps > 0 dependences deps (the throttle ran it in place once
 // the engine said they were satisfied): recorded with them, so that a replay
 // orders it after its predecessors and its successors after it: one
 // task_inline_dep with a single dependence (trace::inline_begun_dep), else
 // as a created task's are (trace::inline_begun_deps). Its start follows
-// their ends, perhaps on other threads: read after a fence.
-[[gnu::noinline]] inline void inline_begin_deps(worker &w, task &t,
-                                                task *parent, uint16_t flags,
-                                                const weft_dep *deps,
-                                                int ndeps) {
+// their ends, perhaps on other threads: read after a fence (with one
+// dependence, not read when it is an untimed task of a run:
+// trace::inline_continued).
+// The run key (trace::run_key) is taken from the caller's flags, from
+// which the trace's follow (t.flags is flags | TASK_INLINE).
+[[gnu::noinline]] inline void
+inline_begin_deps_timed(trace::thread_log &l, task &t, uint32_t pid,
+                        uint16_t flags, const weft_dep *deps, int ndeps) {
   uint8_t undeferred = flags & TASK_THROTTLED ? 0 : trace::flag_undeferred;
+  uint8_t f = static_cast<uint8_t>(undeferred | flags_of(&t));
+  l.settle_before_timed();
+  if (ndeps == 1) {
+    t.trace_id = trace::inline_begun_dep(l, pid, deps[0], f, trace::ticks());
+    l.r_key = trace::run_key(pid, flags, deps[0].mode);
+  } else {
+    t.trace_id =
+        trace::inline_begun_deps(l, pid, deps, ndeps, f, trace::ticks());
+  }
+}
+// The untimed task of a run inline in the caller (trace::inline_continued:
+// no clock read, a few compares, under trace::on()'s test), the rest out
+// of line.
+[[gnu::always_inline]] inline void
+inline_begin_deps(worker &w, task &t, task *parent, uint16_t flags,
+                  const weft_dep *deps, int ndeps) {
   trace::thread_log &l = *w.trace_log();
   uint32_t pid = parent ? parent->trace_id : 0;
-  uint8_t f = static_cast<uint8_t>(undeferred | flags_of(&t));
-  t.trace_id =
-      ndeps == 1
-          ? trace::inline_begun_dep(l, pid, deps[0], f, trace::ticks())
-          : trace::inline_begun_deps(l, pid, deps, ndeps, f, trace::ticks());
+  if (ndeps == 1 && trace::inline_continued(
+                        l, trace::run_key(pid, flags, deps[0].mode),
+                        reinterpret_cast<uint64_t>(deps[0].addr), t.trace_id))
+    return;
+  inline_begin_deps_timed(l, t, pid, flags, deps, ndeps);
+}
+
+// A task without dependences given to inline_begin: timed unless it
+// continues a run.
+[[gnu::noinline]] inline void inline_begin_timed(trace::thread_log &l, task &t,
+                                                 uint32_t pid, uint16_t flags) {
+  uint8_t undeferred = flags & TASK_THROTTLED ? 0 : trace::flag_undeferred;
+  l.settle_before_timed();
+  t.trace_id = trace::inline_begun(
+      l, pid, static_cast<uint8_t>(undeferred | flags_of(&t)),
+      trace::ticks_early());
+  l.r_key = trace::run_key(pid, flags, 0);
+}
+[[gnu::noinline]] inline void
+inline_begin_traced(worker &w, task &t, task *parent, uint16_t flags) {
+  trace::thread_log &l = *w.trace_log();
+  uint32_t pid = parent ? parent->trace_id : 0;
+  if (trace::inline_continued(l, trace::run_key(pid, flags, 0), 0, t.trace_id))
+    return;
+  inline_begin_timed(l, t, pid, flags);
 }
 
 // deps/ndeps: the task's dependences, when it has any (a task the throttle
@@ -169,15 +202,25 @@ inline bool inline_begin(worker &w, task &t, task *parent, uint16_t flags,
   return false;
 }
 
+[[gnu::noinline]] inline void inline_end_timed(trace::thread_log &l,
+                                               uint32_t id) {
+  trace::inline_ended(l, id, trace::ticks_early());
+}
+// An untimed task's end inline here (trace::inline_end_now).
 inline void inline_end(worker &w, const task &t, bool on) {
-  if (__builtin_expect(on, 0))
-    trace::inline_ended(*w.trace_log(), t.trace_id, trace::ticks_early());
+  if (__builtin_expect(on, 0)) {
+    trace::thread_log &l = *w.trace_log();
+    if (l.tail == (trace::thread_log::tail_iend | trace::thread_log::tail_more))
+      l.tail = trace::thread_log::tail_iend;
+    else
+      inline_end_timed(l, t.trace_id);
+  }
 }
 
 // What recording costs a task run in place, in grain-clock ticks (the trace
 // clock's), for the throttle to allow for (runtime::still_throttled); 0
 // when not recording. deps: the creator's tasks have dependences (a fenced
-// start and a task_inline_dep record, about twice the cost).
+// start and a task_inline_dep record, or an untimed task of a run).
 inline uint64_t in_place_allowance(bool deps) {
   return __builtin_expect(trace::on(), 0)
              ? (deps ? trace::g_in_place_dep_ticks : trace::g_in_place_ticks)

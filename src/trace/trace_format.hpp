@@ -32,7 +32,9 @@ inline std::string sys_error(const char *what, const std::string &path) {
 }
 
 inline constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'T', 'R', 'C', '1'};
-// 10: the merged kind 28 (a task run in place with its one dependence
+// 11: the merged kind 29 (a run of tasks run in place like the task_inline
+// or task_inline_dep before it, untimed); the readers read versions 6-10
+// too. 10: the merged kind 28 (a task run in place with its one dependence
 // inside); the readers read versions 6-9 too. 9: chunks of compact records
 // (compact.hpp; the record kinds as in 8); the readers read versions 6-8 too.
 // 8: the merged kinds 26 (a task run in place: its creation, start and end in
@@ -46,7 +48,7 @@ inline constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'T', 'R', 'C', '1'};
 // runs it). 2: times in ticks with the rate in the header, overhead durations
 // in ticks, the merged kinds 12-14. (Version 1 had times in ns and no rate; it
 // gained kind 11, rtask_arg, without a new number.)
-inline constexpr uint32_t kVersion = 10;
+inline constexpr uint32_t kVersion = 11;
 // The first version whose chunks hold compact records.
 inline constexpr uint32_t kCompactVersion = 9;
 // The oldest version the readers read (its kinds are a subset of this one's).
@@ -161,7 +163,32 @@ enum class kind : uint8_t {
                         // sub's bit kInlineEnded, also task_end at time +
                         // that length, else a task_end follows (and the
                         // length is 0)
+  // Version 11's merged kind (only in files):
+  task_inline_run = 29, // count > 0 more tasks run in place right after the
+                        // task_inline or task_inline_dep before it (which
+                        // has its end inside), each like it (parent, flags,
+                        // dependence), ids task, task + 1, ...; untimed:
+                        // they and their creator's work between them fill
+                        // time (that one's end) .. time + arg, split by
+                        // inline_run_times
 };
+// A task_inline_run's tasks' times, in ticks: n tasks whose bodies and the
+// n + 1 gaps of their creator's work around them fill `length` ticks from
+// `from`; each body is taken as long as the timed task's before them
+// (`body`, at most length / n), the gaps share the rest. Task j (from 0)
+// begins at inline_run_begin(..., j) and ends `run_body` later.
+inline uint64_t inline_run_body(uint64_t body, uint64_t length, uint64_t n) {
+  return body < length / n ? body : length / n;
+}
+inline uint64_t inline_run_begin(uint64_t from, uint64_t body, uint64_t length,
+                                 uint64_t n, uint64_t j) {
+  const uint64_t b = inline_run_body(body, length, n);
+  const uint64_t gap = (length - n * b) / (n + 1);
+  return from + (j + 1) * gap + j * b;
+}
+// The most tasks a task_inline_run holds: the recorder times the next one
+// (a task_inline or task_inline_dep that a run may follow again).
+inline constexpr uint32_t kInlineRunMax = 63;
 // task_inline's and task_inline_dep's sub bit: its end is inside (the
 // body's length in count, or arg's high half).
 inline constexpr uint8_t kInlineEnded = 0x80;
@@ -176,12 +203,13 @@ inline uint64_t exec2_field(uint64_t arg, int i) {
   return (arg >> (21 * i)) & kExec2Max;
 }
 // The last record kind a reader knows, by the file's version.
-inline constexpr kind kLastKind = kind::task_inline_dep;
+inline constexpr kind kLastKind = kind::task_inline_run;
 inline constexpr kind last_kind(uint32_t version) {
-  return version >= 10  ? kind::task_inline_dep
-         : version >= 8 ? kind::task_exec2
-         : version >= 7 ? kind::task_exec
-                        : kind::rwait;
+  return version >= 11   ? kind::task_inline_run
+         : version >= 10 ? kind::task_inline_dep
+         : version >= 8  ? kind::task_exec2
+         : version >= 7  ? kind::task_exec
+                         : kind::rwait;
 }
 
 // An rplace record's arg: the region task's spawn number (bits 0-39), the

@@ -6,12 +6,18 @@
 // weft_spawn_copy, weft::spawn (the C++ API) and the OpenMP front end (a
 // gcc -fopenmp program under `weft run`), at 1, 2 and 4 threads.
 //
+// With `repeat`, a task takes the shape of the one before it that often
+// (a run of tasks alike, which version 11 records as one timed task and a
+// task_inline_run of untimed ones when they run in place one after the
+// other): the trace must still hold every task and every edge.
+//
 // The check: for the n tasks in creation order, task j is reachable from
 // task i < j in the trace's graph exactly when it is in the serial
 // meaning's (the transitive closure of "j accesses a word i accessed, one
 // of them writing"), so a dropped edge (a later task free to run before
 // its predecessor) and an invented one both fail.
 #include "run_command.hpp"
+#include "trace/compact.hpp"
 #include "trace/read/trace_graph.hpp"
 #include "trace/read/trace_reader.hpp"
 
@@ -91,7 +97,7 @@ int ndeps_of(unsigned kind) { return kind == 0 ? 0 : kind == 4 ? 2 : 1; }
 // Spawns the fill and kTasks random tasks through the native APIs at
 // `threads` threads, traced to `path`; returns their shapes.
 std::vector<shape> record_native(int threads, uint64_t seed,
-                                 const std::string &path) {
+                                 const std::string &path, double repeat = 0) {
   std::mt19937_64 g(seed);
   std::vector<shape> shapes;
   for (long &y : g_y)
@@ -108,6 +114,11 @@ std::vector<shape> record_native(int threads, uint64_t seed,
     shape s{static_cast<unsigned>(g() % 5), static_cast<unsigned>(g() % kWords),
             0, static_cast<int>(g() % 3)};
     s.b = (s.a + 1 + static_cast<unsigned>(g() % (kWords - 1))) % kWords;
+    if (!shapes.empty() && double(g() % 1000) < repeat * 1000) {
+      const int api = s.api;
+      s = shapes.back();
+      s.api = api;
+    }
     shapes.push_back(s);
     body_arg x{s.kind, s.a, s.b, writes[s.a], writes[s.b]};
     weft_dep d[2];
@@ -260,12 +271,46 @@ std::vector<int> check_graph(const trace::task_graph &g,
   return in_place;
 }
 
-void native(int threads) {
+// The task_inline_run records of the trace at path (its compact chunks).
+std::size_t inline_runs(const std::string &path) {
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  EXPECT_NE(f, nullptr) << path;
+  if (!f)
+    return 0;
+  trace::file_header h{};
+  std::size_t n = 0;
+  if (std::fread(&h, sizeof h, 1, f) == 1) {
+    trace::chunk_header c{};
+    std::vector<uint8_t> bytes;
+    std::vector<trace::record> raw;
+    while (std::fread(&c, sizeof c, 1, f) == 1) {
+      bytes.resize(c.bytes);
+      if (std::fread(bytes.data(), 1, c.bytes, f) != c.bytes)
+        break;
+      raw.clear();
+      std::size_t at = 0;
+      EXPECT_EQ(trace::compact::decode(bytes.data(), c.bytes, c.records,
+                                       c.thread, raw, nullptr, &at),
+                "");
+      for (const trace::record &r : raw)
+        n += r.type == trace::kind::task_inline_run;
+    }
+  }
+  std::fclose(f);
+  return n;
+}
+
+void native(int threads, double repeat = 0) {
   for (uint64_t seed = 1; seed <= 3; ++seed) {
     std::string path = temp_path("native", threads);
-    std::vector<shape> shapes = record_native(threads, seed * 7919, path);
+    std::vector<shape> shapes =
+        record_native(threads, seed * 7919, path, repeat);
     trace::task_graph g = trace::build_graph(trace::read(path));
+    const std::size_t runs = inline_runs(path);
     std::remove(path.c_str());
+    if (repeat > 0 && threads == 1) {
+      EXPECT_GE(runs, std::size_t(1)) << "no task_inline_run, seed " << seed;
+    }
     std::vector<int> in_place =
         check_graph(g, shapes, reinterpret_cast<uint64_t>(&g_y[0]), false);
     if (threads == 1) { // the path this test is about, through each API
@@ -318,6 +363,8 @@ void openmp(int threads) {
 
 TEST(in_place_edges, NativeOneThread) { native(1); }
 TEST(in_place_edges, NativeTwoThreads) { native(2); }
+TEST(in_place_edges, NativeRunsOneThread) { native(1, 0.8); }
+TEST(in_place_edges, NativeRunsTwoThreads) { native(2, 0.8); }
 TEST(in_place_edges, NativeFourThreads) { native(4); }
 TEST(in_place_edges, OpenMPOneThread) { openmp(1); }
 TEST(in_place_edges, OpenMPTwoThreads) { openmp(2); }

@@ -117,9 +117,9 @@ TEST(TraceFile, DamageIsAnErrorNamingFileAndOffset) {
   EXPECT_NE(read_error(path).find(path), std::string::npos);
 
   b = good;
-  b[8] = 11; // version: one this weft does not know
+  b[8] = 12; // version: one this weft does not know
   write_bytes(path, b);
-  EXPECT_NE(read_error(path).find("version 11"), std::string::npos);
+  EXPECT_NE(read_error(path).find("version 12"), std::string::npos);
 
   b = good;
   b.resize(b.size() - 5);

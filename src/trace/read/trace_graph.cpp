@@ -791,6 +791,7 @@ struct builder {
       case kind::task_inline:
       case kind::task_inline_dep:
       case kind::task_exec2:
+      case kind::task_inline_run:
         fail(r.task, std::string("a ") + name(r.type) +
                          " record: only files hold merged kinds, "
                          "trace::read expands them");

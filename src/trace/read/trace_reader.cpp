@@ -97,8 +97,12 @@ std::string thread_decoder::add(const record &r, std::vector<record> &out) {
     deps_done(out);
     return {};
   }
+  const timed_inline last = timed_;
+  timed_.valid = false;
   record e = r;
   switch (r.type) {
+  case kind::task_inline_run:
+    return inline_run(out, r, last);
   case kind::dep:
   case kind::deps:
     return std::string(name(r.type)) +
@@ -154,6 +158,9 @@ std::string thread_decoder::add(const record &r, std::vector<record> &out) {
       e.type = kind::task_end;
       e.time = next_ns(r.time + r.count);
       out.push_back(e);
+      timed_ = timed_inline{true,    false,           uint8_t(r.sub & 0x0f),
+                            0,       r.task,          r.arg & 0xffffffffu,
+                            r.count, r.time + r.count};
     }
     return {};
   case kind::task_inline_dep: {
@@ -173,6 +180,15 @@ std::string thread_decoder::add(const record &r, std::vector<record> &out) {
       e.type = kind::task_end;
       e.time = next_ns(r.time + (r.arg >> 32));
       out.push_back(e);
+      timed_ = timed_inline{true,
+                            true,
+                            uint8_t(r.sub & 0x0f),
+                            mode,
+                            r.task & 0xffffffffu,
+                            r.arg & 0xffffffffu,
+                            r.arg >> 32,
+                            r.time + (r.arg >> 32),
+                            uint64_t(r.count) << 32 | r.task >> 32};
     }
     return {};
   }
@@ -209,6 +225,38 @@ std::string thread_decoder::add(const record &r, std::vector<record> &out) {
   }
   e.time = next_ns(r.time);
   out.push_back(e);
+  return {};
+}
+
+std::string thread_decoder::inline_run(std::vector<record> &out,
+                                       const record &r, const timed_inline &t) {
+  if (!t.valid)
+    return "task_inline_run record not right after a task_inline or "
+           "task_inline_dep with its end";
+  if (r.sub != 0)
+    return "task_inline_run record with sub " + std::to_string(int(r.sub));
+  if (r.count == 0 || r.count > kInlineRunMax)
+    return "task_inline_run record of " + std::to_string(r.count) +
+           " tasks (1-" + std::to_string(kInlineRunMax) + ")";
+  if (r.task != t.id + 1 || r.task + r.count - 1 > UINT32_MAX)
+    return "task_inline_run record's first id " + std::to_string(r.task) +
+           " does not follow task " + std::to_string(t.id);
+  if (r.time != t.end)
+    return "task_inline_run record's time is not its timed task's end";
+  const uint64_t b = inline_run_body(t.body, r.arg, r.count);
+  for (uint64_t j = 0; j < r.count; ++j) {
+    const uint64_t id = r.task + j;
+    const uint64_t at = inline_run_begin(r.time, t.body, r.arg, r.count, j);
+    const uint64_t ns = next_ns(at);
+    out.push_back(record{kind::task_create, t.flags, thread_,
+                         t.has_dep ? 1u : 0u, ns, id, t.parent});
+    if (t.has_dep)
+      out.push_back(record{kind::dep, t.mode, thread_, 0, ns, id, t.addr});
+    out.push_back(record{kind::task_begin, 0, thread_, 0, ns, id, 0});
+    out.push_back(
+        record{kind::task_end, 0, thread_, 0, next_ns(at + b), id, 0});
+  }
+  // What follows the run's last gap: the next record, at time + arg or later.
   return {};
 }
 
@@ -361,6 +409,8 @@ const char *name(kind k) {
     return "task_inline_dep";
   case kind::task_exec2:
     return "task_exec2";
+  case kind::task_inline_run:
+    return "task_inline_run";
   }
   return "unknown";
 }

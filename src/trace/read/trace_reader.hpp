@@ -58,6 +58,20 @@ private:
   void created_with_dep(std::vector<record> &out, record &e, const record &r,
                         uint8_t mode);
 
+  // The last record's task when it was a task_inline or task_inline_dep
+  // with its end inside: what a task_inline_run after it repeats.
+  struct timed_inline {
+    bool valid = false;
+    bool has_dep = false;
+    uint8_t flags = 0, mode = 0;
+    uint64_t id = 0, parent = 0;
+    uint64_t body = 0, end = 0; // ticks
+    uint64_t addr = 0;
+  };
+  // A task_inline_run's tasks (t: the timed task before it).
+  std::string inline_run(std::vector<record> &out, const record &r,
+                         const timed_inline &t);
+
   uint64_t tick0_;
   double ns_per_tick_;
   kind last_kind_;
@@ -68,6 +82,7 @@ private:
   // A task_spawn's spawn segment, due after its dep records.
   bool spawn_due_ = false;
   uint64_t spawn_task_ = 0, spawn_from_ = 0, spawn_to_ = 0;
+  timed_inline timed_;
 };
 
 struct trace_data {

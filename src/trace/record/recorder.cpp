@@ -27,6 +27,12 @@ uint64_t g_in_place_dep_ticks = 0;
 
 namespace {
 
+// A task run in place is followed by untimed ones like it (a
+// task_inline_run) only when its body took under this long: a longer body
+// makes its two clock reads cheap beside it, and keeps its own times.
+constexpr uint64_t kInlineRunBodyNs = 1000;
+uint64_t g_run_max_body = 0; // kInlineRunBodyNs in ticks
+
 // A worker's compact chunk is written per MiB.
 constexpr std::size_t kPackedBytes = std::size_t(1) << 20;
 constexpr std::size_t kRecordRoom = compact::kMaxRecordBytes + compact::kSlack;
@@ -74,28 +80,29 @@ void stop_at_exit() {
   stop(false);
 }
 
-// The recorder's cost for one task run in place: its start and its end
-// (two unfenced reads, as trace_point::inline_begin_traced and inline_end
-// take them) and its task_inline record; with deps, one with a dependence:
-// a fenced start (trace_point::inline_begin_deps), an unfenced end and its
-// task_inline_dep record. The least of a few rounds of kInPlaceProbes into
-// a scratch log.
+// The recorder's cost for one task run in place, through the hooks
+// trace_point::inline_begin_traced and inline_end take (a timed
+// task_inline, then untimed tasks of a task_inline_run); with deps, one with
+// a dependence (a timed task_inline_dep with a fenced start, then a run).
+// The least of a few rounds of kInPlaceProbes into a scratch log.
 uint64_t measure_in_place_ticks(bool deps) {
   constexpr int kInPlaceProbes = 256;
   thread_log *l = thread_log::make(0, std::size_t(1) << 16, nullptr, nullptr);
   l->next_id = l->id_first = 1;
   l->id_end = UINT32_MAX;
+  l->run_max_body = g_run_max_body;
   uint64_t best = UINT64_MAX;
   for (int round = 0; round < 5; ++round) {
     l->pos = l->buf;
     l->records = 0;
     l->cs = compact::state{};
+    l->tail = 0;
     uint64_t t0 = ticks();
     for (int i = 0; i < kInPlaceProbes; ++i) {
-      uint32_t id = deps ? inline_begun_dep(*l, 1, weft_dep{&best, WEFT_INOUT},
-                                            0, ticks())
-                         : inline_begun(*l, 1, 0, ticks_early());
-      inline_ended(*l, id, ticks_early());
+      uint32_t id =
+          deps ? inline_begin_dep_now(*l, 1, weft_dep{&best, WEFT_INOUT}, 0)
+               : inline_begin_now(*l, 1, 0);
+      inline_end_now(*l, id);
     }
     uint64_t t1 = ticks();
     if (t1 > t0 && t1 - t0 < best)
@@ -130,6 +137,8 @@ int start_from_env(const char *engine, int threads) {
   rec->ns_per_tick = double(m - rec->mono0) / double(t - rec->tick0);
   rec->sample_period =
       static_cast<uint64_t>(double(kSamplePeriodNs) / rec->ns_per_tick) + 1;
+  g_run_max_body =
+      static_cast<uint64_t>(double(kInlineRunBodyNs) / rec->ns_per_tick) + 1;
   g_in_place_ticks = measure_in_place_ticks(false);
   g_in_place_dep_ticks = measure_in_place_ticks(true);
   try {
@@ -178,6 +187,7 @@ thread_log *attach(int worker_id) {
   recorder_state &rec = *g_rec;
   thread_log *l = thread_log::make(static_cast<uint16_t>(worker_id),
                                    kPackedBytes, nullptr, nullptr);
+  l->run_max_body = g_run_max_body;
   std::lock_guard<std::mutex> lk(rec.lock);
   if (rec.logs.size() <= static_cast<std::size_t>(worker_id))
     rec.logs.resize(worker_id + 1, nullptr);
@@ -291,9 +301,33 @@ static record inline_record(const thread_log &l, uint64_t body, bool ended) {
                 l.i_parent};
 }
 
-void thread_log::settle_tail() {
+void thread_log::settle_tail(uint64_t at) {
   uint8_t t = tail;
   tail = 0;
+  if (t & tail_iend) {
+    // The timed task, then the untimed ones up to `at` (the thread's next
+    // record), the last of them begun there when it still runs (its body
+    // recorded something: its end will be a task_end).
+    if (at == 0)
+      at = ticks_early();
+    if (at < i_end)
+      at = i_end;
+    room(3);
+    emit(inline_record(*this, i_end - i_at, true));
+    const uint32_t open = (t & tail_more) ? 1 : 0;
+    // No id was taken since but the run's (settle comes first).
+    const uint32_t r_count = next_id - 1 - i_id;
+    if (r_count > open)
+      emit(record{kind::task_inline_run, 0, thread, r_count - open, i_end,
+                  uint64_t(i_id) + 1, at - i_end});
+    if (open) {
+      no_run_parent = i_parent;
+      i_id += r_count;
+      i_at = at;
+      emit(inline_record(*this, 0, false));
+    }
+    return;
+  }
   if (t & tail_exec)
     emit(record{kind::task_exec, static_cast<uint8_t>(overhead_kind::schedule),
                 thread, e_body, e_start, e_id, e_from});
@@ -377,8 +411,8 @@ void inline_ended_general(thread_log &l, uint32_t id, uint64_t at) {
 uint32_t inline_begun_deps(thread_log &l, uint32_t parent_id,
                            const weft_dep *deps, int ndeps, uint8_t flags,
                            uint64_t at) {
+  l.settle(at); // before the id: a run counts the ids since its timed task
   uint32_t id = l.fresh_id();
-  l.settle();
   l.room(2 + deps_records(ndeps));
   l.emit(record{kind::task_create, flags, l.thread,
                 static_cast<uint32_t>(ndeps), at, id, parent_id});
@@ -388,16 +422,17 @@ uint32_t inline_begun_deps(thread_log &l, uint32_t parent_id,
 }
 
 void implicit_begin(thread_log &l, task *t, uint32_t parent_id) {
+  uint64_t at = ticks();
+  l.settle(at); // before the id: a run counts the ids since its timed task
   uint32_t id = l.fresh_id();
   t->trace_id = id;
-  uint64_t at = ticks();
   l.put(kind::task_create, flag_implicit, 0, at, id, parent_id);
   l.put(kind::task_begin, 0, 0, at, id, 0);
 }
 
 void wait_begin_at(thread_log &l, wait_kind k, uint32_t task_id,
                    const weft_dep *deps, int ndeps, uint64_t at) {
-  l.settle();
+  l.settle(at);
   l.room(1 + deps_records(ndeps));
   l.put(kind::wait_begin, static_cast<uint8_t>(k), uint32_t(ndeps), at, task_id,
         0);

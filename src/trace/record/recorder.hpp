@@ -16,7 +16,12 @@
 // its creator takes two (its start, which is its creation, and its end) and
 // one task_inline record; one with a single dependence (its start fenced)
 // one task_inline_dep; one with more, a task_create with its dependences, a
-// task_begin and a task_end (inline_begun_deps).
+// task_begin and a task_end (inline_begun_deps). Up to kInlineRunMax tasks
+// run in place right after a timed task_inline or task_inline_dep whose body
+// was short (run_max_body), one after the other with nothing recorded
+// between them, each like it (parent, flags, dependence), take no clock
+// read: their count and the time up to the thread's next record are one
+// task_inline_run (version 11), which the readers split (inline_run_begin).
 //
 // The records that a later hook may still merge (the tail: a task's
 // creation until its spawn segment ends, a schedule segment until its task
@@ -53,13 +58,15 @@ namespace weft::trace {
 extern std::atomic<bool> g_on;
 // Whether this runtime records a trace.
 inline bool on() { return g_on.load(std::memory_order_relaxed); }
-// What recording a task run in place costs its thread, in ticks (its two
-// clock reads and its record, measured when recording starts): the
-// throttle allows for it (trace_point::in_place_allowance), so that a
-// traced program's fine tasks still run in place as they do untraced.
+// What recording a task run in place costs its thread, in ticks, on
+// average over a run of fine ones (a timed task_inline, its two clock
+// reads, then untimed tasks of a task_inline_run; measured when recording
+// starts): the throttle allows for it (trace_point::in_place_allowance),
+// so that a traced program's fine tasks still run in place as they do
+// untraced.
 extern uint64_t g_in_place_ticks;
-// The same for a task run in place with a dependence (a fenced start and a
-// task_inline_dep record).
+// The same for tasks run in place with a dependence (the timed one's start
+// fenced, a task_inline_dep).
 extern uint64_t g_in_place_dep_ticks;
 
 // A raw timestamp (see above), taken after every earlier load completed:
@@ -127,12 +134,17 @@ struct thread_log {
   // task_run once begun. tail_spawn: a task_create (s_*) whose spawn
   // segment has not ended. tail_inline: a task_inline (i_*) whose body has
   // not ended. At most tail_exec | tail_cur, or one of the others.
+  // tail_iend: the task_inline ended at i_end, and the untimed tasks after
+  // it (a task_inline_run: the ids up to next_id); tail_more with it: the
+  // last of them runs.
   enum : uint8_t {
     tail_exec = 1,
     tail_sched = 2,
     tail_run = 4,
     tail_spawn = 8,
-    tail_inline = 16
+    tail_inline = 16,
+    tail_iend = 32,
+    tail_more = 64
   };
   uint8_t tail = 0;
   uint32_t done_id = 0; // the task whose end is the last record, if
@@ -151,6 +163,21 @@ struct thread_log {
   bool i_dep = false;  // a task_inline_dep: its dependence's address in
   uint64_t i_addr = 0; // i_addr
   uint64_t i_at = 0;
+  uint64_t i_end = 0;
+  // With tail_iend: the id at which untimed tasks stop (kInlineRunMax after
+  // the timed one at most, within the id block; at once for
+  // no_run_parent's), and the key they must match with i_addr (the timed
+  // task's parent, flags and dependence mode, as its begin hook put them:
+  // run_key).
+  uint32_t r_end = 0;
+  uint64_t r_key = 0;
+  // A task run in place is untimed (a task_inline_run) only after a timed
+  // one whose body took at most this many ticks (0: never); attach sets it
+  // to kInlineRunBodyNs.
+  uint64_t run_max_body = 0;
+  // A parent one of whose untimed tasks recorded something in its body (its
+  // start had to be taken as that record's time): its tasks are all timed.
+  uint32_t no_run_parent = UINT32_MAX;
 
   // Encodes r at the chunk's end (writing the chunk first when full).
   [[gnu::always_inline]] void emit(const record &r) {
@@ -159,15 +186,24 @@ struct thread_log {
     pos = compact::encode(cs, r, pos);
     ++records;
   }
-  // Writes the tail out (the records it holds, in their order).
-  void settle() {
+  // Writes the tail out (the records it holds, in their order); `at`: the
+  // time of what the thread records next (a task_inline_run ends there), 0
+  // if unknown (the clock is read if needed).
+  void settle(uint64_t at = 0) {
     if (tail)
-      settle_tail();
+      settle_tail(at);
+  }
+  // Before a task run in place is timed: the tail written out now (at a
+  // clock read of its own when it ends a run), so that the task's body
+  // does not include writing it.
+  void settle_before_timed() {
+    if (tail)
+      settle_tail(ticks_early());
   }
   // A record of its own: the tail first, then r.
   void put(kind k, uint8_t sub, uint32_t count, uint64_t time, uint64_t task,
            uint64_t arg) {
-    settle();
+    settle(time);
     emit(record{k, sub, thread, count, time, task, arg});
     mark = 0;
     done = k == kind::task_end;
@@ -195,7 +231,7 @@ struct thread_log {
     return next_id++;
   }
   void new_id_block();
-  void settle_tail();
+  void settle_tail(uint64_t at);
   // A record and the dep records after it go in one chunk: room for n
   // records (a chunk of its own, grown, for more than a chunk holds).
   void room(std::size_t n);
@@ -228,7 +264,7 @@ inline std::size_t deps_records(int ndeps) {
 inline void scheduled_at(thread_log &l, uint32_t id, uint64_t to) {
   uint64_t from = l.mark && l.mark <= to ? l.mark : to;
   if (l.tail & ~thread_log::tail_exec)
-    l.settle_tail();
+    l.settle_tail(to);
   l.tail |= thread_log::tail_sched;
   l.c_id = id;
   l.c_from = from;
@@ -328,8 +364,8 @@ thread_log *attach(int worker_id);
 // ends: deps must stay valid until then); returns its fresh id.
 inline uint32_t created(thread_log &l, uint32_t parent_id, const weft_dep *deps,
                         int ndeps, uint8_t flags, uint64_t at) {
+  l.settle(at); // before the id: a run counts the ids since its timed task
   uint32_t id = l.fresh_id();
-  l.settle();
   l.tail = thread_log::tail_spawn;
   l.s_id = id;
   l.s_parent = parent_id;
@@ -345,13 +381,14 @@ inline uint32_t created(thread_log &l, uint32_t parent_id, const weft_dep *deps,
 // task_inline record (held as the tail until its end); returns its fresh id.
 inline uint32_t inline_begun(thread_log &l, uint32_t parent_id, uint8_t flags,
                              uint64_t at) {
+  l.settle(at); // before the id: a run counts the ids since its timed task
   uint32_t id = l.fresh_id();
-  l.settle();
   l.tail = thread_log::tail_inline;
   l.i_id = id;
   l.i_parent = parent_id;
   l.i_flags = flags;
   l.i_dep = false;
+  l.i_addr = 0;
   l.i_at = at;
   l.mark = 0;
   l.done = false;
@@ -384,6 +421,18 @@ uint32_t inline_begun_deps(thread_log &l, uint32_t parent_id,
 // ticks; else a task_end.
 void inline_ended_general(thread_log &l, uint32_t id, uint64_t at);
 inline void inline_ended(thread_log &l, uint32_t id, uint64_t at) {
+  if (l.tail == thread_log::tail_inline && l.i_id == id && at >= l.i_at &&
+      at - l.i_at < l.run_max_body) {
+    // Short: held, so that untimed tasks like it may follow (a
+    // task_inline_run).
+    l.tail = thread_log::tail_iend;
+    l.i_end = at;
+    const uint32_t room = l.id_end - l.next_id;
+    l.r_end = l.next_id + (l.i_parent == l.no_run_parent ? 0
+                           : room < kInlineRunMax        ? room
+                                                         : kInlineRunMax);
+    return;
+  }
   // The common case inline: a short task_inline.
   if (l.tail == thread_log::tail_inline && l.i_id == id && at >= l.i_at &&
       l.pos <= l.limit) {
@@ -403,6 +452,66 @@ inline void inline_ended(thread_log &l, uint32_t id, uint64_t at) {
     }
   }
   inline_ended_general(l, id, at);
+}
+// What an untimed task must share with the timed one before it: its
+// parent, its flags (the trace's, or the caller's from which they follow)
+// and its dependence's mode (0: none); the address is compared apart.
+inline uint64_t run_key(uint32_t parent_id, uint32_t flags, uint32_t mode) {
+  return parent_id | uint64_t(flags & 0xffff) << 32 | uint64_t(mode) << 48;
+}
+// A task run in place by its creator (its run_key and its dependence's
+// address or 0) that may be the next untimed task of the run after the
+// tail's timed one: its id, else 0. (Nothing takes an id without settling
+// the tail: the next id is the run's next.)
+[[gnu::always_inline]] inline bool
+inline_continued(thread_log &l, uint64_t key, uint64_t addr, uint32_t &id) {
+  if (l.tail == thread_log::tail_iend && l.next_id != l.r_end &&
+      l.r_key == key && l.i_addr == addr) {
+    l.tail = thread_log::tail_iend | thread_log::tail_more;
+    id = l.next_id++;
+    return true;
+  }
+  return false;
+}
+// A task run in place by its creator, without dependences, starts now: an
+// untimed task of a run, else a task_inline (inline_begun) started now,
+// read early. Returns its id.
+inline uint32_t inline_begin_now(thread_log &l, uint32_t parent_id,
+                                 uint8_t flags) {
+  const uint64_t key = run_key(parent_id, flags, 0);
+  uint32_t id;
+  if (inline_continued(l, key, 0, id))
+    return id;
+  l.settle_before_timed();
+  id = inline_begun(l, parent_id, flags, ticks_early());
+  l.r_key = key;
+  return id;
+}
+// The same with the one dependence dep: else a task_inline_dep
+// (inline_begun_dep) started now, read after a fence (it follows its
+// predecessor's end, perhaps on another thread; an untimed task's
+// predecessor is the timed one's or the one before it in the run).
+inline uint32_t inline_begin_dep_now(thread_log &l, uint32_t parent_id,
+                                     const weft_dep &dep, uint8_t flags) {
+  const uint64_t key = run_key(parent_id, flags, dep.mode);
+  uint32_t id;
+  if (inline_continued(l, key, reinterpret_cast<uint64_t>(dep.addr), id))
+    return id;
+  l.settle_before_timed();
+  id = inline_begun_dep(l, parent_id, dep, flags, ticks());
+  l.r_key = key;
+  return id;
+}
+// The task run in place, id, ends now: an untimed one of a run without a
+// clock read, else inline_ended at a time read early.
+// (While an untimed task runs, anything recorded settles the tail: a task
+// that ends with tail_more still set is that task.)
+inline void inline_end_now(thread_log &l, uint32_t id) {
+  if (l.tail == (thread_log::tail_iend | thread_log::tail_more)) {
+    l.tail = thread_log::tail_iend;
+    return;
+  }
+  inline_ended(l, id, ticks_early());
 }
 // A new implicit task (parent: the encountering task's id, 0 for a thread's
 // first team): task_create and task_begin.
