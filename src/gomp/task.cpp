@@ -448,13 +448,14 @@ task_general(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
 // throttle's in-place path (depend_task); more go the general way.
 constexpr uintptr_t kFastDeps = 8;
 
-// A deferrable task whose only clause beyond the plain task's is depend,
-// in GCC's first layout (depend[0] = n addresses, depend[1] of them
-// out/inout, then in) with at most kFastDeps of them: the throttle's
-// decision (runtime::in_place_now, inline: the engine's lookup) and the
-// in-place run (worker::run_in_place, inline) in one frame, the addresses
-// converted once, here. A task run in place needs no entry in the
-// dependence map: it runs after every earlier sibling it names has
+// A deferrable task whose only clause beyond the plain task's is depend
+// (GOMP_task's test; the other layout and more than kFastDeps addresses go
+// to task_general at once). In GCC's first layout (depend[0] = n
+// addresses, depend[1] of them out/inout, then in) with at most kFastDeps
+// of them: the throttle's decision (runtime::in_place_now, inline: the
+// engine's lookup) and the in-place run (worker::run_in_place, inline) in one
+// frame, the addresses converted once, here. A task run in place needs no entry
+// in the dependence map: it runs after every earlier sibling it names has
 // finished (the lookup) and finishes before any later sibling is created,
 // so nothing can come to follow it. A task that does not run in place
 // goes to task_general with the converted addresses and the decision made.
@@ -463,6 +464,12 @@ __attribute__((noinline)) void depend_task(worker &w, void (*fn)(void *),
                                            long arg_align, unsigned flags,
                                            void **depend, int priority) {
   const uintptr_t n = reinterpret_cast<uintptr_t>(depend[0]);
+  if (__builtin_expect(n - 1 >= kFastDeps, 0)) {
+    // The other layout, or more addresses: the general way.
+    task_general(fn, data, nullptr, arg_size, arg_align, true, flags, depend,
+                 priority, nullptr, false);
+    return;
+  }
   const uintptr_t nout = reinterpret_cast<uintptr_t>(depend[1]);
   weft_dep deps[kFastDeps];
   convert_first_layout(depend, n, nout, deps);
@@ -480,12 +487,31 @@ __attribute__((noinline)) void depend_task(worker &w, void (*fn)(void *),
                priority, nullptr, true, deps, nd);
 }
 
-} // namespace
+// A plain deferrable task (GOMP_task's test) when the gate is closed: the
+// throttle's answer with its recheck (runtime::in_place_now), then here and
+// now or the deferred way, the answer given. Its arguments all come in
+// registers, so GOMP_task's call of it is a jump.
+__attribute__((noinline)) void plain_task(worker &w, void (*fn)(void *),
+                                          void *data, long arg_size,
+                                          long arg_align, unsigned flags) {
+  if (runtime::in_place_now(w, nullptr, 0)) {
+    if (__builtin_expect(w.task_data() != nullptr, 0))
+      run_included(w, fn, data, TASK_THROTTLED); // the creator's ICVs
+    else
+      w.run_in_place(fn, data, TASK_THROTTLED);
+    return;
+  }
+  task_general(fn, data, nullptr, arg_size, arg_align, true, flags, nullptr, 0,
+               nullptr, true);
+}
 
-WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
-                             void (*cpyfn)(void *, void *), long arg_size,
-                             long arg_align, bool if_clause, unsigned flags,
-                             void **depend, int priority, void *detach) {
+// GOMP_task but for its plain and depend_task cases: a copy function,
+// if(0), a final creator or final clause, priority, detach, depend beyond
+// depend_task's, a region that may be cancelled, a thread's first call.
+__attribute__((noinline)) void
+task_slow(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+          long arg_size, long arg_align, bool if_clause, unsigned flags,
+          void **depend, int priority, void *detach) {
   context c = ctx();
   worker &w = *c.w;
   task *cur = w.current();
@@ -532,6 +558,56 @@ WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
 deferred:
   task_general(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
                priority, detach, asked);
+}
+
+} // namespace
+
+// The tests first, split by clause, and every way out a tail call but the
+// in-place run's, so that no way pays for another's frame (as weft_spawn
+// and spawn_general): a plain deferrable task (no clause but untied or
+// mergeable, no copy function) of a creator that is not final, in a region
+// that cannot be cancelled, runs here when the throttle's gate is open
+// (runtime::in_place_open, then worker::run_in_place, both inline) and
+// takes plain_task otherwise (the recheck, or the deferred way); one with
+// depend (no priority or detach) takes depend_task; everything else
+// task_slow, with the arguments as they came. (GCC still loads the four
+// stack arguments at entry for task_slow's jump: docs/benchmarks.md.)
+WEFT_GOMP_API void GOMP_task(void (*fn)(void *), void *data,
+                             void (*cpyfn)(void *, void *), long arg_size,
+                             long arg_align, bool if_clause, unsigned flags,
+                             void **depend, int priority, void *detach) {
+  worker *w = tl_worker;
+  if (__builtin_expect(w == nullptr, 0))
+    goto slow;
+  if (__builtin_expect(cpyfn != nullptr, 0))
+    goto slow;
+  if (__builtin_expect(!if_clause, 0))
+    goto slow;
+  {
+    const auto *g = static_cast<const gomp_team *>(w->current_team()->user);
+    if (__builtin_expect(g == nullptr || g->cancellable ||
+                             (w->current()->flags & TASK_FINAL),
+                         0))
+      goto slow;
+  }
+  if (__builtin_expect((flags & (kTaskFinal | kTaskDepend | kTaskPriority |
+                                 kTaskDetach)) == 0,
+                       1)) {
+    if (__builtin_expect(runtime::in_place_open(*w), 1)) {
+      if (__builtin_expect(w->task_data() != nullptr, 0))
+        return run_included(*w, fn, data, TASK_THROTTLED); // creator's ICVs
+      w->run_in_place(fn, data, TASK_THROTTLED);
+      return;
+    }
+    return plain_task(*w, fn, data, arg_size, arg_align, flags);
+  }
+  // With depend (and neither priority nor detach): depend_task.
+  if ((flags & (kTaskDepend | kTaskPriority | kTaskDetach)) == kTaskDepend)
+    return depend_task(*w, fn, data, arg_size, arg_align, flags, depend,
+                       priority);
+slow:
+  task_slow(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+            priority, detach);
 }
 
 WEFT_GOMP_API void GOMP_taskwait(void) {
