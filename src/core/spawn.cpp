@@ -483,6 +483,12 @@ __attribute__((noinline)) bool runtime::still_throttled(worker &w,
       w.inline_slow_ = 0;
       w.fine_parent_ = parent;
       w.fine_parent_misses_ = 0;
+      // Evidence against a coarse grain too (kCoarseTicks per task is 20
+      // hand-offs): the grain is estimated at spawn checks, which a creator
+      // kept in place by this verdict skips (spawn_as), so an earlier
+      // phase's coarse verdict would stay and feeds_thieves would defer
+      // these tasks whenever a thief had drained the deque.
+      w.coarse_ = false;
       release = false;
     } else {
       if (w.inline_slow_ < 255)
