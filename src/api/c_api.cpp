@@ -251,7 +251,7 @@ int weft_thread_id(void) { return tl_worker ? tl_worker->id() : -1; }
 int weft_spawn(weft_task_fn fn, void *arg, const weft_dep *deps, int ndeps) {
   // A throttled creator's task without dependences between two rechecks
   // (the gate open: runtime::in_place_open) runs here at once, before any
-  // descriptor is allocated (as the OpenMP front end does): spawn_in_place.
+  // descriptor is allocated (as the OpenMP front end does).
   // Everything else (the first call, bad arguments, dependences, a
   // recheck) takes spawn_general. Both are tail calls, so that this
   // function has no frame and each way pays only its own.
