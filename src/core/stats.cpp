@@ -86,6 +86,21 @@ void runtime::print_stats() const {
   std::fprintf(stderr, "weft stats:   backlogged=%llu backlog_peak=%llu\n",
                (unsigned long long)backlogged,
                (unsigned long long)backlog_peak);
+  // Where the tasks ran: each worker's share of the totals above (a
+  // creator that runs its chains itself shows as one worker with nearly
+  // every task and the others with few steals).
+  for (int i = 0; i < nthreads(); ++i) {
+    worker_counters &c = workers_[i]->counters();
+    std::fprintf(
+        stderr,
+        "weft stats:   worker %d: run=%llu steals=%llu immediate=%llu "
+        "undeferred=%llu sleeps=%llu\n",
+        i, (unsigned long long)c.finished_all(),
+        (unsigned long long)c.steals.load(std::memory_order_relaxed),
+        (unsigned long long)c.immediate.load(std::memory_order_relaxed),
+        (unsigned long long)c.undeferred_all(),
+        (unsigned long long)c.sleeps.load(std::memory_order_relaxed));
+  }
   for (const engine_counter &c : engine_counters())
     std::fprintf(stderr, "weft stats:   %s=%llu\n", c.name,
                  (unsigned long long)c.value);

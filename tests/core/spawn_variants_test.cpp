@@ -1002,6 +1002,77 @@ TEST(Throttle, CoarseTasksPastTheThrottleStillReachOtherWorkers) {
   EXPECT_GT(best, 0) << "the creator kept every coarse task to itself";
 }
 
+// A chain's first task, ready at its spawn, is taken by an idle worker
+// while its creator goes on creating the rest of the chain (h264dec's rows,
+// docs/benchmarks.md "h264dec-fine-all against libgomp"): the creator
+// reaches no scheduling point until the head has started (it spins on the
+// head's flag after its last spawn, up to 10 s: a push must wake a
+// sleeping worker and its steal must not be refused), so the head runs on
+// another worker; and every later task whose spawn had returned before its
+// predecessor's body ended (it was linked as that task's successor) runs
+// on the same worker as its predecessor (immediate successors: the chain
+// stays with the worker that took its head, none of it goes back to the
+// creator). 48 tasks stay below the throttle's window at any team size, and
+// the head, the first child after a taskwait, is never at a throttle check
+// (every 16th child), so it is always queued. The sw engine's (the models'
+// tiny configurations run tasks on the creator under back-pressure).
+TEST(Throttle, ChainHeadGoesToAnIdleWorkerWhileItsCreatorCreates) {
+  if (weft_num_threads() < 2 || std::strcmp(wt::engine_name(), "sw") != 0)
+    GTEST_SKIP() << "needs another worker and the sw engine";
+  constexpr int kChain = 48, kRounds = 20;
+  const int me = weft_thread_id();
+  std::array<long, kChain + 1> cell{};
+  std::array<int, kChain> where{};
+  std::array<long, kChain> returned_at_end{};
+  std::atomic<long> returned{0};
+  std::atomic<bool> head_started{false};
+  int linked = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    where.fill(-1);
+    returned.store(0, std::memory_order_relaxed);
+    head_started.store(false, std::memory_order_relaxed);
+    for (int k = 0; k < kChain; ++k) {
+      auto body = [&, k] {
+        if (k == 0)
+          head_started.store(true, std::memory_order_release);
+        where[static_cast<size_t>(k)] = weft_thread_id();
+        cell[static_cast<size_t>(k) + 1] += cell[static_cast<size_t>(k)] + 1;
+        spin_us(2); // h264dec's rows: 0.5 us a task
+        returned_at_end[static_cast<size_t>(k)] =
+            returned.load(std::memory_order_acquire);
+      };
+      // Each task reads its west neighbour (its predecessor's cell) and
+      // updates its own, as a macroblock does.
+      weft::spawn(weft::in(cell[static_cast<size_t>(k)]),
+                  weft::inout(cell[static_cast<size_t>(k) + 1]), body);
+      returned.store(k + 1, std::memory_order_release);
+    }
+    const auto give_up =
+        std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!head_started.load(std::memory_order_acquire) &&
+           std::chrono::steady_clock::now() < give_up) {
+    }
+    weft::taskwait();
+    ASSERT_NE(where[0], -1) << "round " << round << ": the head never ran";
+    ASSERT_NE(where[0], me)
+        << "round " << round
+        << ": no idle worker took the chain's head within 10 s; the creator "
+           "ran it at its taskwait";
+    for (int k = 1; k < kChain; ++k) {
+      if (returned_at_end[static_cast<size_t>(k) - 1] <= k)
+        continue; // spawned after its predecessor's body ended: no link
+      ++linked;
+      EXPECT_EQ(where[static_cast<size_t>(k)],
+                where[static_cast<size_t>(k) - 1])
+          << "round " << round << ": task " << k << " (a successor of task "
+          << k - 1
+          << " when it ended) ran on another worker than its predecessor";
+    }
+  }
+  EXPECT_GT(linked, 0) << "no task was ever linked behind an unfinished "
+                          "predecessor: the chain was never tested";
+}
+
 // Empty tasks past the throttle run in place, even once the other workers
 // have drained what the creator deferred before it was throttled (the
 // throttle alone would release it then: fewer than half its window
