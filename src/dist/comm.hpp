@@ -71,9 +71,11 @@ public:
   int rank() const { return rank_; }
   int world() const { return world_; }
   int thread_level() const { return level_; }
+  // The window (page-aligned on every rank, whatever MPI_Win_allocate
+  // returned) and its size; displacements count from its start.
   char *window() const { return base_; }
   std::size_t window_bytes() const { return bytes_; }
-  // Rank r's window base address in r's address space.
+  // Rank r's window start (page-aligned) in r's address space.
   std::uintptr_t remote_window(int r) const { return remote_[r]; }
   comm_stats &stats() { return stats_; }
 
