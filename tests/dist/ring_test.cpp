@@ -95,6 +95,13 @@ template <class B> verdict check_blob(const B *c) {
   return v;
 }
 
+// What a call that carried an array returns: its copy's verdict and where
+// its elements landed on the target.
+struct landed {
+  std::int64_t bad;
+  std::uintptr_t at;
+};
+
 // The sources of this rank (in its own 1.5 MiB arena): arrays of these
 // lengths (around the 16 KiB direct-put threshold, odd ones, up to 160 KiB)
 // and a few random object graphs.
@@ -252,10 +259,6 @@ TEST(Ring, DrainedRingRestartsAtTheLapStart) {
 // wrong bytes, or put from the source anyway, would not).
 TEST(Ring, PageAliasedArraysAreStagedIntact) {
   if (weft::here().id == 0) {
-    struct landed {
-      std::int64_t bad;
-      std::uintptr_t at;
-    };
     const weft::dist_stats before = weft::places_mpi_stats();
     const std::size_t n = 2100;
     const int calls = 40;
@@ -320,10 +323,6 @@ TEST(Ring, PageAliasedArraysAreStagedIntact) {
 // source's offset modulo 64 (8 bytes off on every call before).
 TEST(Ring, LeafArraysLandAtTheirSourcesAlignment) {
   if (weft::here().id == 0) {
-    struct landed {
-      std::int64_t bad;
-      std::uintptr_t at;
-    };
     const weft::dist_stats before = weft::places_mpi_stats();
     std::uint64_t off = 0, bad = 0;
     std::vector<std::uintptr_t> landings;
