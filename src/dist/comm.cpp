@@ -198,6 +198,9 @@ struct comm::impl {
   }
   void leave_window() { window_users.fetch_sub(1, std::memory_order_seq_cst); }
   bool funneled = false; // WEFT_DIST_FUNNELED
+  // The window's memory model is MPI_WIN_UNIFIED: a load of its memory
+  // sees what the RMA operations wrote (read_own).
+  bool unified = false;
 
   explicit impl(comm &cc) : c(cc) {}
 
@@ -253,6 +256,9 @@ struct comm::impl {
     c.base_ = static_cast<char *>(base) + shift[std::size_t(c.rank_)];
     c.bytes_ = want_bytes;
     std::memset(c.base_, 0, std::min<std::size_t>(want_bytes, 256));
+    int *model = nullptr, found = 0;
+    MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &found);
+    unified = found && model && *model == MPI_WIN_UNIFIED;
     check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "MPI_Win_lock_all");
     check(MPI_Barrier(net), "MPI_Barrier after the window's set-up");
     rbuf.resize(sizeof(am_header) + kMaxPayload);
@@ -955,6 +961,17 @@ std::uint64_t comm::fetch_add(int to, std::size_t disp, std::uint64_t v) {
   impl_->submit(&o);
   impl_->wait(&o);
   return o.result;
+}
+
+std::uint64_t comm::read_own(std::size_t disp) {
+  if (!impl_->unified)
+    return fetch_add(rank_, disp, 0);
+  impl_->enter_window("comm::read_own");
+  std::uint64_t v;
+  __atomic_load(reinterpret_cast<const std::uint64_t *>(base_ + disp), &v,
+                __ATOMIC_ACQUIRE);
+  impl_->leave_window();
+  return v;
 }
 
 void comm::get(int to, std::size_t disp, void *dst, std::size_t bytes) {

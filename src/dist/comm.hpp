@@ -92,6 +92,12 @@ public:
   // reads the word (MPI_NO_OP). Blocks the caller until done. Called after
   // finish() closed the window, it ends the rank naming itself (as publish).
   std::uint64_t fetch_add(int to, std::size_t disp, std::uint64_t v);
+  // Reads the 64-bit word at byte `disp` of this rank's own window: an
+  // acquire load of its memory when the window's memory model is
+  // MPI_WIN_UNIFIED (what Open MPI gives a window on one node), else
+  // fetch_add(rank(), disp, 0). The word may change right after: for a
+  // hint (restart_if_drained), not for a decision that needs the atomic.
+  std::uint64_t read_own(std::size_t disp);
   // Whether the caller is the progress thread (which must not wait for
   // itself: get, fetch_add and barrier block on it in the FUNNELED
   // discipline).

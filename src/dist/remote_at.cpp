@@ -286,7 +286,9 @@ void restart_if_drained() {
   }
   const int me = g->c->rank();
   const std::uint64_t rest = g->ring - t % g->ring;
-  const bool drained = g->c->fetch_add(me, kTopDisp, 0) == t;
+  // A hint (a local load: the senders' adds are atomics on this memory);
+  // the add below decides (got == t), and a stale hint only loses a restart.
+  const bool drained = g->c->read_own(kTopDisp) == t;
   std::uint64_t got = 0;
   if (drained)
     got = g->c->fetch_add(me, kTopDisp, rest);
