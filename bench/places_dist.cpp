@@ -3,7 +3,11 @@
 // same size as the call's message, and a primitive array carried by at()
 // against one MPI_Put + MPI_Win_flush of its bytes (mpi_put) and against
 // that put followed by a ping-pong of the call's message (mpi_put_notify:
-// the bytes moved, the target told, its answer received, as an at() does).
+// the bytes moved, the target told, its answer received, as an at() does),
+// and against the same put into a rotating destination (mpi_put_ring: the
+// positions an at()'s graphs take in the target's ring, one after another
+// until the ring restarts past 256 KiB, as its drained ring does; mpi_put
+// writes the same bytes of the window every time).
 // Repetitions interleave
 // the kinds in a shuffled order (the same on both ranks); each measurement
 // is the mean over enough iterations for ~10 ms. Prints JSON (per kind and
@@ -312,13 +316,30 @@ int main(int argc, char **argv) {
   // The raw baselines' own window and communicator.
   MPI_Comm raw;
   MPI_Comm_dup(MPI_COMM_WORLD, &raw);
-  std::size_t max_bytes = sizes.back() * sizeof(double);
+  // mpi_put_ring: the ring's positions for a graph of an array of n doubles
+  // (its object and store headers, 64-byte granules), from 0 until past
+  // kRingRestart, then 0 again (remote_at.cpp: kRestartPast).
+  constexpr std::size_t kRingRestart = std::size_t(256) << 10;
+  auto ring_stride = [](std::size_t n) {
+    return (n * sizeof(double) + 80 + 63) & ~std::size_t(63);
+  };
   void *raw_base = nullptr;
   MPI_Win raw_win;
-  MPI_Win_allocate(MPI_Aint(max_bytes), 1, MPI_INFO_NULL, raw, &raw_base,
-                   &raw_win);
+  MPI_Win_allocate(MPI_Aint(kRingRestart + 2 * ring_stride(sizes.back()) + 64),
+                   1, MPI_INFO_NULL, raw, &raw_base, &raw_win);
+  // mpi_put_ring as an at()'s put: its destination and its source 64-byte
+  // aligned (weft's window starts on a page; MPI_Win_allocate's base was 8
+  // bytes past one, which mpi_put keeps: a memcpy between addresses that
+  // differ modulo 64 is 5-35% slower here, docs/places.md).
+  std::uint64_t target_base = reinterpret_cast<std::uintptr_t>(raw_base);
+  MPI_Bcast(&target_base, 1, MPI_UINT64_T, 1, raw);
+  const std::size_t ring0 = std::size_t(-target_base & 63);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, raw_win);
   std::vector<double> src(sizes.back(), 1.5);
+  std::vector<double> src_ring_store(sizes.back() + 8, 1.5);
+  double *src_ring = reinterpret_cast<double *>(
+      (reinterpret_cast<std::uintptr_t>(src_ring_store.data()) + 63) &
+      ~std::uintptr_t(63));
 
   std::map<std::size_t, vec *> vecs;
   for (std::size_t n : sizes) {
@@ -340,6 +361,7 @@ int main(int argc, char **argv) {
       break;
     kinds.push_back({"at_array", n});
     kinds.push_back({"mpi_put", n});
+    kinds.push_back({"mpi_put_ring", n});
     kinds.push_back({"mpi_put_notify", n});
   }
   const char *const strategy_names[] = {"weft", "mp", "pegasus"};
@@ -428,6 +450,16 @@ int main(int argc, char **argv) {
           MPI_Recv(msg, kMsg, MPI_BYTE, 0, 2, raw, MPI_STATUS_IGNORE);
           MPI_Send(msg, kMsg, MPI_BYTE, 0, 2, raw);
         }
+      }
+    } else if (me == 0 && k.name == "mpi_put_ring") {
+      const std::size_t stride = ring_stride(k.n);
+      std::size_t at = 0;
+      for (long i = 0; i < iters; ++i) {
+        MPI_Put(src_ring, int(k.n * sizeof(double)), MPI_BYTE, 1,
+                MPI_Aint(ring0 + at), int(k.n * sizeof(double)), MPI_BYTE,
+                raw_win);
+        MPI_Win_flush(1, raw_win);
+        at = at + stride >= kRingRestart ? 0 : at + stride;
       }
     } else if (me == 0 && k.name == "mpi_put") {
       for (long i = 0; i < iters; ++i) {

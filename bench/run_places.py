@@ -341,6 +341,14 @@ def run_dist(build, reps, quick, strategies=False, empty_only=False,
             (r["at_array"][n]["median_us"] - empty)
             if r["at_array"][n]["median_us"] > empty else None)
         for n in arrays}
+    # The same against a put into the positions the ring gives an at()'s
+    # graphs (mpi_put_ring), not the same hot bytes of the window each time.
+    if "mpi_put_ring" in r:
+        t["array_bytes_fraction_of_mpi_put_ring_bandwidth"] = {
+            n: (r["mpi_put_ring"][n]["median_us"] /
+                (r["at_array"][n]["median_us"] - empty)
+                if r["at_array"][n]["median_us"] > empty else None)
+            for n in arrays}
     # Like for like: raw MPI moving the bytes and telling the target, with
     # its answer (put + flush + ping-pong of the call's message).
     if "mpi_put_notify" in r:

@@ -46,6 +46,14 @@ constexpr auto kSpinWindow = std::chrono::milliseconds(50);
 // Payloads up to this many bytes go with MPI_Send from the sending thread
 // in the MULTIPLE discipline (within Open MPI's shared-memory eager limit).
 constexpr std::uint32_t kEagerPayload = 1024;
+// The window's start, on every rank: Open MPI's MPI_Win_allocate returned
+// bases 8 bytes past a page here, so every ring position was 8 bytes off
+// the 64-byte alignment remote_at and graph_copy assume, every large
+// array's put ran between addresses that differ modulo 64 (the slower
+// `rep movsb`) and one position in 64 was page-aliased (docs/places.md,
+// the 16 Ki and 64 Ki anomaly). The window is allocated kWindowAlign bytes
+// larger and starts at its first page boundary.
+constexpr std::uintptr_t kWindowAlign = 4096;
 constexpr int kIdleNapUs = 100, kMaxIdleNapUs = 1000, kPolledNapUs = 1000;
 constexpr backoff_policy kProgressBackoff{63, backoff_policy::kForever, 8};
 // The seq of a message of handler 0 that is a finalize notice (a
@@ -163,6 +171,9 @@ struct comm::impl {
   bool ready = false;
   std::string start_error;
   std::size_t want_bytes = 0;
+  // Per rank: from the base MPI_Win_allocate gave it to the window's
+  // (kWindowAlign) start, added to every displacement towards it.
+  std::vector<std::size_t> shift;
   // MPI_THREAD_MULTIPLE (and not WEFT_DIST_FUNNELED=1): callers make their
   // own sends, puts and atomics; the progress thread receives.
   bool direct = false;
@@ -187,6 +198,9 @@ struct comm::impl {
   }
   void leave_window() { window_users.fetch_sub(1, std::memory_order_seq_cst); }
   bool funneled = false; // WEFT_DIST_FUNNELED
+  // The window's memory model is MPI_WIN_UNIFIED: a load of its memory
+  // sees what the RMA operations wrote (read_own).
+  bool unified = false;
 
   explicit impl(comm &cc) : c(cc) {}
 
@@ -223,19 +237,28 @@ struct comm::impl {
     MPI_Comm_size(net, &c.world_);
     void *base = nullptr;
     in_call = "MPI_Win_allocate";
-    check(MPI_Win_allocate(MPI_Aint(want_bytes), 1, MPI_INFO_NULL, net, &base,
-                           &win),
+    check(MPI_Win_allocate(MPI_Aint(want_bytes + kWindowAlign), 1,
+                           MPI_INFO_NULL, net, &base, &win),
           "MPI_Win_allocate");
     MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
-    c.base_ = static_cast<char *>(base);
-    c.bytes_ = want_bytes;
-    std::memset(c.base_, 0, std::min<std::size_t>(want_bytes, 256));
     c.remote_ = new std::uintptr_t[c.world_];
     auto mine = reinterpret_cast<std::uintptr_t>(base);
     in_call = "MPI_Allgather";
     check(
         MPI_Allgather(&mine, 1, MPI_UINT64_T, c.remote_, 1, MPI_UINT64_T, net),
         "MPI_Allgather of the window bases");
+    // Every rank's window starts at its first page boundary (kWindowAlign).
+    shift.resize(std::size_t(c.world_));
+    for (int r = 0; r < c.world_; ++r) {
+      shift[std::size_t(r)] = std::size_t(-c.remote_[r] & (kWindowAlign - 1));
+      c.remote_[r] += shift[std::size_t(r)];
+    }
+    c.base_ = static_cast<char *>(base) + shift[std::size_t(c.rank_)];
+    c.bytes_ = want_bytes;
+    std::memset(c.base_, 0, std::min<std::size_t>(want_bytes, 256));
+    int *model = nullptr, found = 0;
+    MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &found);
+    unified = found && model && *model == MPI_WIN_UNIFIED;
     check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "MPI_Win_lock_all");
     check(MPI_Barrier(net), "MPI_Barrier after the window's set-up");
     rbuf.resize(sizeof(am_header) + kMaxPayload);
@@ -301,7 +324,8 @@ struct comm::impl {
 
   std::uint64_t fetch_add_now(int to, std::size_t disp, std::uint64_t v) {
     std::uint64_t result = 0;
-    check(MPI_Fetch_and_op(&v, &result, MPI_UINT64_T, to, MPI_Aint(disp),
+    check(MPI_Fetch_and_op(&v, &result, MPI_UINT64_T, to,
+                           MPI_Aint(disp + shift[std::size_t(to)]),
                            v ? MPI_SUM : MPI_NO_OP, win),
           "MPI_Fetch_and_op", to);
     check(MPI_Win_flush(to, win), "MPI_Win_flush", to);
@@ -310,7 +334,8 @@ struct comm::impl {
   }
 
   void publish_now(std::size_t disp, std::uint64_t v) {
-    check(MPI_Accumulate(&v, 1, MPI_UINT64_T, c.rank_, MPI_Aint(disp), 1,
+    check(MPI_Accumulate(&v, 1, MPI_UINT64_T, c.rank_,
+                         MPI_Aint(disp + shift[std::size_t(c.rank_)]), 1,
                          MPI_UINT64_T, MPI_REPLACE, win),
           "MPI_Accumulate");
     check(MPI_Win_flush(c.rank_, win), "MPI_Win_flush");
@@ -326,6 +351,7 @@ struct comm::impl {
       put_now(to, parts[0].src, parts[0].bytes, disp);
       return;
     }
+    disp += shift[std::size_t(to)];
     std::size_t total = 0;
     for (std::size_t i = 0; i < n; ++i) {
       if (parts[i].bytes >= (std::size_t(1) << 30) ||
@@ -344,6 +370,7 @@ struct comm::impl {
   }
 
   void get_now(int to, void *dst, std::size_t bytes, std::size_t disp) {
+    disp += shift[std::size_t(to)];
     char *p = static_cast<char *>(dst);
     for (std::size_t off = 0; off < bytes;) {
       std::size_t n = std::min<std::size_t>(bytes - off, 1u << 30);
@@ -357,6 +384,7 @@ struct comm::impl {
   }
 
   void put_now(int to, const void *src, std::size_t bytes, std::size_t disp) {
+    disp += shift[std::size_t(to)];
     const char *p = static_cast<const char *>(src);
     // One MPI_Put below 1 GiB (MPI counts are int).
     for (std::size_t off = 0; off < bytes;) {
@@ -933,6 +961,17 @@ std::uint64_t comm::fetch_add(int to, std::size_t disp, std::uint64_t v) {
   impl_->submit(&o);
   impl_->wait(&o);
   return o.result;
+}
+
+std::uint64_t comm::read_own(std::size_t disp) {
+  if (!impl_->unified)
+    return fetch_add(rank_, disp, 0);
+  impl_->enter_window("comm::read_own");
+  std::uint64_t v;
+  __atomic_load(reinterpret_cast<const std::uint64_t *>(base_ + disp), &v,
+                __ATOMIC_ACQUIRE);
+  impl_->leave_window();
+  return v;
 }
 
 void comm::get(int to, std::size_t disp, void *dst, std::size_t bytes) {

@@ -71,9 +71,11 @@ public:
   int rank() const { return rank_; }
   int world() const { return world_; }
   int thread_level() const { return level_; }
+  // The window (page-aligned on every rank, whatever MPI_Win_allocate
+  // returned) and its size; displacements count from its start.
   char *window() const { return base_; }
   std::size_t window_bytes() const { return bytes_; }
-  // Rank r's window base address in r's address space.
+  // Rank r's window start (page-aligned) in r's address space.
   std::uintptr_t remote_window(int r) const { return remote_[r]; }
   comm_stats &stats() { return stats_; }
 
@@ -90,6 +92,12 @@ public:
   // reads the word (MPI_NO_OP). Blocks the caller until done. Called after
   // finish() closed the window, it ends the rank naming itself (as publish).
   std::uint64_t fetch_add(int to, std::size_t disp, std::uint64_t v);
+  // Reads the 64-bit word at byte `disp` of this rank's own window: an
+  // acquire load of its memory when the window's memory model is
+  // MPI_WIN_UNIFIED (what Open MPI gives a window on one node), else
+  // fetch_add(rank(), disp, 0). The word may change right after: for a
+  // hint (restart_if_drained), not for a decision that needs the atomic.
+  std::uint64_t read_own(std::size_t disp);
   // Whether the caller is the progress thread (which must not wait for
   // itself: get, fetch_add and barrier block on it in the FUNNELED
   // discipline).

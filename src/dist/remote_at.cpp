@@ -286,7 +286,9 @@ void restart_if_drained() {
   }
   const int me = g->c->rank();
   const std::uint64_t rest = g->ring - t % g->ring;
-  const bool drained = g->c->fetch_add(me, kTopDisp, 0) == t;
+  // A hint (a local load: the senders' adds are atomics on this memory);
+  // the add below decides (got == t), and a stale hint only loses a restart.
+  const bool drained = g->c->read_own(kTopDisp) == t;
   std::uint64_t got = 0;
   if (drained)
     got = g->c->fetch_add(me, kTopDisp, rest);
@@ -378,7 +380,10 @@ std::uint64_t reserve(const char *call, int to, std::size_t n) {
 // 1 MiB with `rep movsb`, which on AMD Zen 4 (glibc 2.36) ran 16 times
 // slower when the destination lies 1-15 bytes past the source modulo a
 // page (37.4 us against 2.3 us for 128 KiB; 1.7 times at 33-63 bytes for
-// some alignments). Pairs closer than this are staged.
+// some alignments). Pairs closer than this are staged. A leaf graph's
+// arrays never are: they lie at their source's address modulo 64
+// (graph_copy.cpp, store_pad) and the window starts on a page
+// (comm.cpp, kWindowAlign); a graph copied by pointer reversal's may.
 constexpr std::uintptr_t kAliasBytes = 64, kPage = 4096;
 bool page_aliased(std::uintptr_t dst, const void *src) {
   const std::uintptr_t d =

@@ -55,9 +55,19 @@ struct blob {
   weft::array<double> xs;
 };
 
+// A blob with a pointer word: not a leaf type, so its graph is copied by
+// pointer reversal, whose large arrays are not aligned with their sources
+// (graph_copy.cpp, store_pad: only a leaf graph's are).
+struct linked_blob {
+  std::int64_t id;
+  weft::array<double> xs;
+  linked_blob *next;
+};
+
 } // namespace
 
 WEFT_TYPE(blob, &blob::xs);
+WEFT_TYPE(linked_blob, &linked_blob::xs, &linked_blob::next);
 
 namespace {
 
@@ -76,7 +86,7 @@ struct verdict {
   std::int64_t bad = 0;
 };
 
-verdict check_blob(const blob *c) {
+template <class B> verdict check_blob(const B *c) {
   verdict v;
   v.id = c->id;
   v.n = std::int64_t(c->xs.size());
@@ -84,6 +94,13 @@ verdict check_blob(const blob *c) {
     v.bad += c->xs[i] != value_of(c->id, i);
   return v;
 }
+
+// What a call that carried an array returns: its copy's verdict and where
+// its elements landed on the target.
+struct landed {
+  std::int64_t bad;
+  std::uintptr_t at;
+};
 
 // The sources of this rank (in its own 1.5 MiB arena): arrays of these
 // lengths (around the 16 KiB direct-put threshold, odd ones, up to 160 KiB)
@@ -242,10 +259,6 @@ TEST(Ring, DrainedRingRestartsAtTheLapStart) {
 // wrong bytes, or put from the source anyway, would not).
 TEST(Ring, PageAliasedArraysAreStagedIntact) {
   if (weft::here().id == 0) {
-    struct landed {
-      std::int64_t bad;
-      std::uintptr_t at;
-    };
     const weft::dist_stats before = weft::places_mpi_stats();
     const std::size_t n = 2100;
     const int calls = 40;
@@ -259,10 +272,11 @@ TEST(Ring, PageAliasedArraysAreStagedIntact) {
     for (int k = 0; k < calls; ++k) {
       const std::uintptr_t predicted = last + (last - prev);
       weft::array<double> pad;
-      blob *b = nullptr;
+      linked_blob *b = nullptr;
       for (std::size_t p = 1;; ++p) {
         pad = weft::make_array<double>(weft::here(), p);
-        b = weft::make<blob>(weft::here());
+        b = weft::make<linked_blob>(weft::here());
+        b->next = nullptr;
         b->xs = weft::make_array<double>(weft::here(), n);
         // Aimed at 24-39 bytes apart (the landing moves by up to 16 bytes
         // with the source's alignment), or well away.
@@ -278,7 +292,7 @@ TEST(Ring, PageAliasedArraysAreStagedIntact) {
       b->id = 7000 + k;
       for (std::size_t i = 0; i < n; ++i)
         b->xs[i] = value_of(b->id, i);
-      landed l = weft::at(weft::place{1}, b, [](blob *c) {
+      landed l = weft::at(weft::place{1}, b, [](linked_blob *c) {
         return landed{check_blob(c).bad,
                       reinterpret_cast<std::uintptr_t>(&c->xs[0])};
       });
@@ -295,6 +309,50 @@ TEST(Ring, PageAliasedArraysAreStagedIntact) {
     EXPECT_GE(aliased, 5u) << "few calls were page-aliased: the test tests "
                               "little";
     EXPECT_EQ(after.puts_staged - before.puts_staged, aliased);
+  }
+  weft::places_mpi_barrier();
+}
+
+// Every window starts on a page (comm.cpp, kWindowAlign; Open MPI's base
+// was 8 bytes past one), so a leaf graph's large array, placed at its
+// source's address modulo 64 (graph_copy.cpp, store_pad), lands at its
+// source's address modulo 64 wherever the ring puts it: its put is never
+// page-aliased (nothing staged) and never between addresses that differ
+// modulo 64 (a slower memcpy). Rank 0 sends 24 arrays of 2100-2261 doubles
+// (landing at at least 8 offsets modulo a page); each must land at its
+// source's offset modulo 64 (8 bytes off on every call before).
+TEST(Ring, LeafArraysLandAtTheirSourcesAlignment) {
+  if (weft::here().id == 0) {
+    const weft::dist_stats before = weft::places_mpi_stats();
+    std::uint64_t off = 0, bad = 0;
+    std::vector<std::uintptr_t> landings;
+    for (int k = 0; k < 24; ++k) {
+      const std::size_t n = 2100 + 7 * std::size_t(k);
+      blob *b = weft::make<blob>(weft::here());
+      b->xs = weft::make_array<double>(weft::here(), n);
+      b->id = 8000 + k;
+      for (std::size_t i = 0; i < n; ++i)
+        b->xs[i] = value_of(b->id, i);
+      const auto src = reinterpret_cast<std::uintptr_t>(&b->xs[0]);
+      landed l = weft::at(weft::place{1}, b, [](blob *c) {
+        return landed{check_blob(c).bad,
+                      reinterpret_cast<std::uintptr_t>(&c->xs[0])};
+      });
+      landings.push_back(l.at & 4095);
+      off += ((l.at - src) & 63) != 0;
+      bad += l.bad != 0;
+      weft::release(b->xs);
+      weft::release(b);
+    }
+    const weft::dist_stats after = weft::places_mpi_stats();
+    std::sort(landings.begin(), landings.end());
+    landings.erase(std::unique(landings.begin(), landings.end()),
+                   landings.end());
+    EXPECT_GE(landings.size(), 8u)
+        << "the arrays landed at few offsets: the test tests little";
+    EXPECT_EQ(bad, 0u);
+    EXPECT_EQ(off, 0u) << "arrays landed off their source's alignment";
+    EXPECT_EQ(after.puts_staged, before.puts_staged);
   }
   weft::places_mpi_barrier();
 }
