@@ -106,7 +106,7 @@ struct comm::impl {
 #if defined(__SANITIZE_THREAD__)
   std::vector<char> tsan_copy; // step_lock
 #endif
-  std::vector<op *> batch; // step_lock
+  std::vector<op *> batch;    // step_lock
   bool skipped_tests = false; // step_lock: the last step skipped them
   // Threads polling (comm::polling), and the progress thread's nap: a
   // futex word bumped by whoever wants it awake.
