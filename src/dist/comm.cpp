@@ -114,7 +114,8 @@ struct comm::impl {
 #if defined(__SANITIZE_THREAD__)
   std::vector<char> tsan_copy; // step_lock
 #endif
-  std::vector<op *> batch; // step_lock
+  std::vector<op *> batch;    // step_lock
+  bool skipped_tests = false; // step_lock: the last step skipped them
   // Threads polling (comm::polling), and the progress thread's nap: a
   // futex word bumped by whoever wants it awake.
   std::atomic<int> pollers{0};
@@ -474,6 +475,11 @@ struct comm::impl {
         fn(from, h, msg + sizeof h);
       }
       post_receive();
+      // A polling thread (a waiting worker) returns with the first message
+      // handled: the call it may now run, or the reply it waits for, is
+      // on its path; another test would be an opal_progress more first.
+      if (polled && any)
+        return any;
     }
     return any;
   }
@@ -539,7 +545,17 @@ struct comm::impl {
         run(o);
       worked = !batch.empty();
     }
-    worked |= poll_incoming(polled);
+    const bool received = poll_incoming(polled);
+    worked |= received;
+    // A polling thread that received something returns to it at once
+    // (the sends' and barriers' tests cost an opal_progress each, with
+    // libnbc's progress while an MPI_Ibarrier is pending): every other
+    // step at most, so a stream of messages cannot keep them untested.
+    if (polled && received && !skipped_tests) {
+      skipped_tests = true;
+      return worked;
+    }
+    skipped_tests = false;
     test_sends();
     if (!barriers.empty())
       test_barriers();
