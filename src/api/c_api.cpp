@@ -158,7 +158,7 @@ __attribute__((noinline)) int spawn_general(weft_task_fn fn, void *arg,
   // any descriptor is allocated. Traced, one with dependences (the throttle
   // found them satisfied) gives them to the trace.
   if (runtime::in_place_now(*w, deps, ndeps)) {
-    w->run_in_place(fn, arg, TASK_THROTTLED, deps, ndeps);
+    w->run_in_place_traced_here(fn, arg, TASK_THROTTLED, deps, ndeps);
     return WEFT_OK;
   }
   return submit(*w, w->alloc_task(fn, arg), deps, ndeps, 0);

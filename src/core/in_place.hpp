@@ -96,22 +96,48 @@ __attribute__((always_inline)) inline bool runtime::in_place_open(worker &w) {
 __attribute__((always_inline)) inline void
 worker::run_in_place(weft_task_fn fn, void *arg, uint16_t flags,
                      const weft_dep *deps, int ndeps) {
+  run_in_place_as<false>(fn, arg, flags, deps, ndeps);
+}
+
+// run_in_place with a traced task's common case here too (the trace points
+// inline in the caller's frame, run_in_place_at<on>), not out of line in
+// run_inline, whose second frame and repeated tests cost a traced task
+// more than its recording: for the callers with dependences (weft_spawn's
+// spawn_general, GOMP_task's depend_task), whose frames already hold what
+// the traced run needs; untraced, the same tests as run_in_place
+// (docs/benchmarks.md, item 6). The fastest callers (a task without
+// dependences run in place from weft_spawn or GOMP_task itself) keep
+// run_in_place, which leaves the traced run out of their frames.
+__attribute__((always_inline)) inline void
+worker::run_in_place_traced_here(weft_task_fn fn, void *arg, uint16_t flags,
+                                 const weft_dep *deps, int ndeps) {
+  run_in_place_as<true>(fn, arg, flags, deps, ndeps);
+}
+
+// Both: kTraceHere, a traced task's common case runs here too.
+template <bool kTraceHere>
+__attribute__((always_inline)) inline void
+worker::run_in_place_as(weft_task_fn fn, void *arg, uint16_t flags,
+                        const weft_dep *deps, int ndeps) {
   const uint32_t depth = inline_depth_;
   task *t;
-  if (__builtin_expect(depth >= kInlineDepth ||
-                           (t = inline_tasks_[depth]) == nullptr ||
-                           task_data_ != nullptr || trace::on(),
-                       0)) {
+  if (__builtin_expect(
+          depth >= kInlineDepth || (t = inline_tasks_[depth]) == nullptr ||
+              task_data_ != nullptr || (!kTraceHere && trace::on()),
+          0)) {
     run_inline(fn, arg, flags, deps, ndeps);
     return;
   }
-  run_in_place_at<false>(depth, t, fn, arg, flags, deps, ndeps);
+  if (kTraceHere && __builtin_expect(trace::on(), 0))
+    run_in_place_at<in_place_trace::on>(depth, t, fn, arg, flags, deps, ndeps);
+  else
+    run_in_place_at<in_place_trace::off>(depth, t, fn, arg, flags, deps, ndeps);
 }
 
 // The in-place run of t, the descriptor for depth (below kInlineDepth), with
-// no front-end data (run_inline clears it around this): kMayTrace, the
-// trace points.
-template <bool kMayTrace>
+// no front-end data (run_inline clears it around this), recorded as kTrace
+// says.
+template <worker::in_place_trace kTrace>
 __attribute__((always_inline)) inline void
 worker::run_in_place_at(uint32_t depth, task *t, weft_task_fn fn, void *arg,
                         uint16_t flags, const weft_dep *deps, int ndeps) {
@@ -127,8 +153,11 @@ worker::run_in_place_at(uint32_t depth, task *t, weft_task_fn fn, void *arg,
       parent->cur_group ? parent->cur_group : parent->group,
       std::memory_order_relaxed);
   t->flags = static_cast<uint16_t>(flags | TASK_INLINE);
-  const bool traced = kMayTrace && trace_point::inline_begin(
-                                       *this, *t, parent, flags, deps, ndeps);
+  bool traced = false;
+  if constexpr (kTrace == in_place_trace::test)
+    traced = trace_point::inline_begin(*this, *t, parent, flags, deps, ndeps);
+  else if constexpr (kTrace == in_place_trace::on)
+    trace_point::inline_begin_on_deps(*this, *t, parent, flags, deps, ndeps);
   inline_depth_ = depth + 1;
   {
     task_frame<true> frame(*this, t);
@@ -149,8 +178,10 @@ worker::run_in_place_at(uint32_t depth, task *t, weft_task_fn fn, void *arg,
       end_inline(*t);
   }
   inline_depth_ = depth;
-  if (kMayTrace)
+  if constexpr (kTrace == in_place_trace::test)
     trace_point::inline_end(*this, *t, traced);
+  else if constexpr (kTrace == in_place_trace::on)
+    trace_point::inline_end(*this, *t, true);
 }
 
 } // namespace weft

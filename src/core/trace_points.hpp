@@ -201,6 +201,20 @@ inline bool inline_begin(worker &w, task &t, task *parent, uint16_t flags,
   }
   return false;
 }
+// inline_begin when the caller knows trace::on() and its tasks mostly have
+// one dependence (worker::run_in_place_traced_here: weft_spawn's and
+// GOMP_task's tasks with dependences): that case tested first.
+[[gnu::always_inline]] inline void
+inline_begin_on_deps(worker &w, task &t, task *parent, uint16_t flags,
+                     const weft_dep *deps, int ndeps) {
+  if (__builtin_expect(ndeps == 1, 1))
+    inline_begin_deps(w, t, parent, flags, deps, 1);
+  else if (ndeps == 0)
+    inline_begin_traced(w, t, parent, flags);
+  else
+    inline_begin_deps_timed(*w.trace_log(), t, parent ? parent->trace_id : 0,
+                            flags, deps, ndeps);
+}
 
 [[gnu::noinline]] inline void inline_end_timed(trace::thread_log &l,
                                                uint32_t id) {

@@ -289,11 +289,12 @@ void worker::run_inline(weft_task_fn fn, void *arg, uint16_t flags,
     t = new_inline_task(depth);
   if (void *data = task_data_) {
     task_data_ = nullptr;
-    run_in_place_at<true>(depth, t, fn, arg, flags, deps, ndeps);
+    run_in_place_at<in_place_trace::test>(depth, t, fn, arg, flags, deps,
+                                          ndeps);
     task_data_ = data;
     return;
   }
-  run_in_place_at<true>(depth, t, fn, arg, flags, deps, ndeps);
+  run_in_place_at<in_place_trace::test>(depth, t, fn, arg, flags, deps, ndeps);
 }
 
 task *worker::new_inline_task(uint32_t d) {

@@ -173,6 +173,11 @@ public:
   // included (the other cases call run_inline).
   inline void run_in_place(weft_task_fn fn, void *arg, uint16_t flags,
                            const weft_dep *deps = nullptr, int ndeps = 0);
+  // run_in_place with a traced task's common case inline too (its trace
+  // points in the caller's frame): for the callers with dependences.
+  inline void run_in_place_traced_here(weft_task_fn fn, void *arg,
+                                       uint16_t flags, const weft_dep *deps,
+                                       int ndeps);
   // Runs a task that was never submitted to the engine (undeferred).
   void run_undeferred(task *t) {
     t->flags |= TASK_NO_SUCCESSORS;
@@ -307,7 +312,15 @@ private:
     int64_t prev_mark_;
   };
   void run_body(task *t);
-  template <bool kMayTrace>
+  // run_in_place (kTraceHere false) and run_in_place_traced_here (true).
+  template <bool kTraceHere>
+  __attribute__((always_inline)) inline void
+  run_in_place_as(weft_task_fn fn, void *arg, uint16_t flags,
+                  const weft_dep *deps, int ndeps);
+  // How run_in_place_at records: not at all (off), after testing
+  // trace::on() (test), or knowing it on (on).
+  enum class in_place_trace : uint8_t { off, test, on };
+  template <in_place_trace kTrace>
   __attribute__((always_inline)) inline void
   run_in_place_at(uint32_t depth, task *t, weft_task_fn fn, void *arg,
                   uint16_t flags, const weft_dep *deps, int ndeps);

@@ -480,7 +480,7 @@ __attribute__((noinline)) void depend_task(worker &w, void (*fn)(void *),
     if (__builtin_expect(w.task_data() != nullptr, 0))
       run_included(w, fn, data, f, deps, nd); // inherits the creator's ICVs
     else
-      w.run_in_place(fn, data, f, deps, nd);
+      w.run_in_place_traced_here(fn, data, f, deps, nd);
     return;
   }
   task_general(fn, data, nullptr, arg_size, arg_align, true, flags, depend,

@@ -325,7 +325,8 @@ void native(int threads, double repeat = 0) {
   }
 }
 
-void openmp(int threads) {
+// repeat: per mille, as omp_random_graph takes it.
+void openmp(int threads, int repeat = 0) {
   for (uint64_t seed = 1; seed <= 2; ++seed) {
     std::string path = temp_path("omp", threads);
     trace_test::command_result r = trace_test::run_command(
@@ -333,7 +334,7 @@ void openmp(int threads) {
         " run --trace " + path + " --threads " + std::to_string(threads) +
         " -- " + OMP_RANDOM_GRAPH + " " + std::to_string(threads) + " " +
         std::to_string(seed) + " " + std::to_string(kFill) + " " +
-        std::to_string(kTasks));
+        std::to_string(kTasks) + " " + std::to_string(repeat));
     ASSERT_EQ(r.status, 0) << r.output;
     std::istringstream out(r.output);
     std::string word;
@@ -351,7 +352,11 @@ void openmp(int threads) {
     }
     ASSERT_EQ(shapes.size(), std::size_t(kTasks)) << r.output;
     trace::task_graph g = trace::build_graph(trace::read(path));
+    const std::size_t runs = inline_runs(path);
     std::remove(path.c_str());
+    if (repeat > 0 && threads == 1) {
+      EXPECT_GE(runs, std::size_t(1)) << "no task_inline_run, seed " << seed;
+    }
     std::vector<int> in_place = check_graph(g, shapes, y, true);
     if (threads == 1) {
       EXPECT_GE(in_place[0], 1) << "no task with one dependence ran in place";
@@ -368,6 +373,11 @@ TEST(in_place_edges, NativeRunsTwoThreads) { native(2, 0.8); }
 TEST(in_place_edges, NativeFourThreads) { native(4); }
 TEST(in_place_edges, OpenMPOneThread) { openmp(1); }
 TEST(in_place_edges, OpenMPTwoThreads) { openmp(2); }
+// GOMP_task's tasks with dependences, traced in depend_task's own frame
+// (worker::run_in_place_traced_here): runs of tasks alike, broken by the
+// others (timed), every task and edge still in the trace.
+TEST(in_place_edges, OpenMPRunsOneThread) { openmp(1, 800); }
+TEST(in_place_edges, OpenMPRunsTwoThreads) { openmp(2, 800); }
 TEST(in_place_edges, OpenMPFourThreads) { openmp(4); }
 
 } // namespace

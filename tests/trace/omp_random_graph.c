@@ -6,8 +6,11 @@
    seeded with `seed`. Prints y's address and each task's shape
    ("t SHAPE A B", A and B word indices) in creation order, and checks
    that the tasks ran as their serial meaning (each word's writers in
-   order, each reader after the writer before it). Arguments: threads
-   seed fill n. */
+   order, each reader after the writer before it). With `repeat` (per
+   mille, 0 if not given), a task takes the shape and words of the one
+   before it that often: runs of tasks alike, which trace format 11 records
+   as a timed task and a task_inline_run when they run in place. Arguments:
+   threads seed fill n [repeat]. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,6 +30,7 @@ int main(int argc, char **argv) {
   g_state = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
   long fill = argc > 3 ? atol(argv[3]) : 300;
   long n = argc > 4 ? atol(argv[4]) : 200;
+  unsigned repeat = argc > 5 ? (unsigned)atoi(argv[5]) : 0;
   long y[8] = {0}, seen[8] = {0};
   printf("y %p\n", (void *)y);
 #pragma omp parallel num_threads(threads)
@@ -43,8 +47,13 @@ int main(int argc, char **argv) {
       /* writes[k]: the writers of word k spawned so far; a task expects
          y[k] to hold the number of writers before it. */
       long writes[8] = {0};
+      unsigned shape = 0, a = 0, b = 0;
       for (long i = 0; i < n; ++i) {
-        unsigned shape = rnd(5), a = rnd(8), b = (a + 1 + rnd(7)) % 8;
+        if (i == 0 || repeat == 0 || rnd(1000) >= repeat) {
+          shape = rnd(5);
+          a = rnd(8);
+          b = (a + 1 + rnd(7)) % 8;
+        }
         long wa = writes[a], wb = writes[b];
         printf("t %u %u %u\n", shape, a, b);
         switch (shape) {
