@@ -55,7 +55,11 @@ class worker;
 
 namespace weft::trace {
 
-extern std::atomic<bool> g_on;
+// Hidden in the declaration too (-fvisibility=hidden covers only
+// definitions): every hook site's test is then one load relative to the
+// instruction pointer, not a load of the GOT entry (relaxed by the linker to
+// an lea) and then of the flag. Only libweft's objects read these.
+[[gnu::visibility("hidden")]] extern std::atomic<bool> g_on;
 // Whether this runtime records a trace.
 inline bool on() { return g_on.load(std::memory_order_relaxed); }
 // What recording a task run in place costs its thread, in ticks, on
@@ -64,10 +68,10 @@ inline bool on() { return g_on.load(std::memory_order_relaxed); }
 // starts): the throttle allows for it (trace_point::in_place_allowance),
 // so that a traced program's fine tasks still run in place as they do
 // untraced.
-extern uint64_t g_in_place_ticks;
+[[gnu::visibility("hidden")]] extern uint64_t g_in_place_ticks;
 // The same for tasks run in place with a dependence (the timed one's start
 // fenced, a task_inline_dep).
-extern uint64_t g_in_place_dep_ticks;
+[[gnu::visibility("hidden")]] extern uint64_t g_in_place_dep_ticks;
 
 // A raw timestamp (see above), taken after every earlier load completed:
 // for events that follow what another thread did (finding its task, the
@@ -462,11 +466,14 @@ inline uint64_t run_key(uint32_t parent_id, uint32_t flags, uint32_t mode) {
 // A task run in place by its creator (its run_key and its dependence's
 // address or 0) that may be the next untimed task of the run after the
 // tail's timed one: its id, else 0. (Nothing takes an id without settling
-// the tail: the next id is the run's next.)
+// the tail: the next id is the run's next.) Expected to continue (up to 63 of
+// 64 fine tasks do): the untimed task falls through, the timed one jumps.
 [[gnu::always_inline]] inline bool
 inline_continued(thread_log &l, uint64_t key, uint64_t addr, uint32_t &id) {
-  if (l.tail == thread_log::tail_iend && l.next_id != l.r_end &&
-      l.r_key == key && l.i_addr == addr) {
+  if (__builtin_expect(l.tail == thread_log::tail_iend &&
+                           l.next_id != l.r_end && l.r_key == key &&
+                           l.i_addr == addr,
+                       1)) {
     l.tail = thread_log::tail_iend | thread_log::tail_more;
     id = l.next_id++;
     return true;
