@@ -43,7 +43,10 @@ inline uint64_t unzig(uint64_t z) { return (z >> 1) ^ (~(z & 1) + 1); }
 // and written with one store and no loop (the buffer has 8 bytes to spare).
 inline uint8_t *put(uint8_t *p, uint64_t v) {
   if (__builtin_expect(v < (uint64_t(1) << 56), 1)) {
-    unsigned n = 1 + static_cast<unsigned>(63 - __builtin_clzll(v | 1)) / 7;
+    // n - 1 = b / 7 for the top bit b (0..55), as b * 37 >> 8 (exact for
+    // every b under 64): a multiply and a shift, not the division's six.
+    const unsigned b = 63u ^ static_cast<unsigned>(__builtin_clzll(v | 1));
+    unsigned n = 1 + (b * 37 >> 8);
     uint64_t w = v << n | uint64_t(1) << (n - 1);
     std::memcpy(p, &w, 8);
     return p + n;

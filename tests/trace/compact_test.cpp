@@ -219,6 +219,35 @@ TEST(Compact, EveryKindRoundTripsExactly) {
   EXPECT_GT(forms[1], 5000u);
 }
 
+// The prefix varint at every width (compact::put): a value whose top bit is
+// b takes 1 + b / 7 bytes (from 2^56 on, a 0 byte and 8), the first byte's
+// lowest set bit says how many, and the bytes give the value back.
+TEST(Compact, VarintTakesOneByteMorePerSevenBits) {
+  for (unsigned b = 0; b < 64; ++b) {
+    const uint64_t top = uint64_t(1) << b;
+    // The least and the most with that top bit, and 0 (as 1: one byte).
+    for (uint64_t v : {top, top | (top - 1), b == 0 ? uint64_t(0) : top + 1}) {
+      uint8_t buf[9 + wt::compact::kSlack] = {};
+      const std::size_t n =
+          static_cast<std::size_t>(wt::compact::put(buf, v) - buf);
+      if (b >= 56) {
+        EXPECT_EQ(n, 9u) << "value " << v;
+        EXPECT_EQ(buf[0], 0u) << "value " << v;
+        uint64_t w;
+        std::memcpy(&w, buf + 1, 8);
+        EXPECT_EQ(w, v);
+        continue;
+      }
+      ASSERT_EQ(n, 1 + b / 7) << "value " << v << ", top bit " << b;
+      ASSERT_EQ(static_cast<std::size_t>(__builtin_ctz(buf[0])) + 1, n)
+          << "value " << v;
+      uint64_t w = 0;
+      std::memcpy(&w, buf, n);
+      EXPECT_EQ(w >> n, v) << "value " << v;
+    }
+  }
+}
+
 // Several threads write chunks of their own records at once (the writer's
 // scratch space is per thread): each chunk decodes to what its thread gave.
 // Version 10's task_inline_dep in its short form, packed here byte by byte
