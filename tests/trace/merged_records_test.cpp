@@ -762,8 +762,14 @@ TEST(MergedRecords, RecorderWritesALeafTaskAsTwoRecords) {
     EXPECT_GE(k[kind::task_exec] + 2 * k[kind::task_exec2],
               std::size_t(n) * 9 / 10)
         << threads;
-    // A batch's tasks run back to back: most in pairs.
-    EXPECT_GE(k[kind::task_exec2], std::size_t(n) / 4) << threads;
+    // A batch's tasks run back to back: at one thread, most in pairs (2,875
+    // pairs of the 3,000 possible in the runs seen). With more threads how
+    // many tasks one worker runs back to back is the schedule's: under TSan
+    // at 4 threads beside two busy processes 1,377 pairs were seen (one run
+    // in about 50), so there only the records' consistency above is checked.
+    if (threads == 1) {
+      EXPECT_GE(k[kind::task_exec2], std::size_t(n) / 4) << threads;
+    }
     trace::trace_data t = trace::read(path);
     std::map<kind, std::size_t> events;
     std::map<uint8_t, std::size_t> overheads;
