@@ -175,6 +175,12 @@ struct comm::impl {
   // Per rank: from the base MPI_Win_allocate gave it to the window's
   // (kWindowAlign) start, added to every displacement towards it.
   std::vector<std::size_t> shift;
+  // The displacement of `disp` in rank's window as MPI addresses it (from
+  // the base MPI_Win_allocate gave it): every MPI call on the window takes
+  // its displacement from here.
+  MPI_Aint win_disp(int rank, std::size_t disp) const {
+    return MPI_Aint(disp + shift[std::size_t(rank)]);
+  }
   // MPI_THREAD_MULTIPLE (and not WEFT_DIST_FUNNELED=1): callers make their
   // own sends, puts and atomics; the progress thread receives.
   bool direct = false;
@@ -325,8 +331,7 @@ struct comm::impl {
 
   std::uint64_t fetch_add_now(int to, std::size_t disp, std::uint64_t v) {
     std::uint64_t result = 0;
-    check(MPI_Fetch_and_op(&v, &result, MPI_UINT64_T, to,
-                           MPI_Aint(disp + shift[std::size_t(to)]),
+    check(MPI_Fetch_and_op(&v, &result, MPI_UINT64_T, to, win_disp(to, disp),
                            v ? MPI_SUM : MPI_NO_OP, win),
           "MPI_Fetch_and_op", to);
     check(MPI_Win_flush(to, win), "MPI_Win_flush", to);
@@ -335,9 +340,8 @@ struct comm::impl {
   }
 
   void publish_now(std::size_t disp, std::uint64_t v) {
-    check(MPI_Accumulate(&v, 1, MPI_UINT64_T, c.rank_,
-                         MPI_Aint(disp + shift[std::size_t(c.rank_)]), 1,
-                         MPI_UINT64_T, MPI_REPLACE, win),
+    check(MPI_Accumulate(&v, 1, MPI_UINT64_T, c.rank_, win_disp(c.rank_, disp),
+                         1, MPI_UINT64_T, MPI_REPLACE, win),
           "MPI_Accumulate");
     check(MPI_Win_flush(c.rank_, win), "MPI_Win_flush");
   }
@@ -352,7 +356,7 @@ struct comm::impl {
       put_now(to, parts[0].src, parts[0].bytes, disp);
       return;
     }
-    disp += shift[std::size_t(to)];
+    const MPI_Aint at = win_disp(to, disp);
     std::size_t total = 0;
     for (std::size_t i = 0; i < n; ++i) {
       if (parts[i].bytes >= (std::size_t(1) << 30) ||
@@ -360,8 +364,7 @@ struct comm::impl {
         c.die("a gathered put of more than 1 GiB to rank %d", to);
       if (parts[i].bytes)
         check(MPI_Put(parts[i].src, int(parts[i].bytes), MPI_BYTE, to,
-                      MPI_Aint(disp + total), int(parts[i].bytes), MPI_BYTE,
-                      win),
+                      at + MPI_Aint(total), int(parts[i].bytes), MPI_BYTE, win),
               "MPI_Put", to);
       total += parts[i].bytes;
     }
@@ -371,11 +374,11 @@ struct comm::impl {
   }
 
   void get_now(int to, void *dst, std::size_t bytes, std::size_t disp) {
-    disp += shift[std::size_t(to)];
+    const MPI_Aint at = win_disp(to, disp);
     char *p = static_cast<char *>(dst);
     for (std::size_t off = 0; off < bytes;) {
       std::size_t n = std::min<std::size_t>(bytes - off, 1u << 30);
-      check(MPI_Get(p + off, int(n), MPI_BYTE, to, MPI_Aint(disp + off), int(n),
+      check(MPI_Get(p + off, int(n), MPI_BYTE, to, at + MPI_Aint(off), int(n),
                     MPI_BYTE, win),
             "MPI_Get", to);
       off += n;
@@ -385,12 +388,12 @@ struct comm::impl {
   }
 
   void put_now(int to, const void *src, std::size_t bytes, std::size_t disp) {
-    disp += shift[std::size_t(to)];
+    const MPI_Aint at = win_disp(to, disp);
     const char *p = static_cast<const char *>(src);
     // One MPI_Put below 1 GiB (MPI counts are int).
     for (std::size_t off = 0; off < bytes;) {
       std::size_t n = std::min<std::size_t>(bytes - off, 1u << 30);
-      check(MPI_Put(p + off, int(n), MPI_BYTE, to, MPI_Aint(disp + off), int(n),
+      check(MPI_Put(p + off, int(n), MPI_BYTE, to, at + MPI_Aint(off), int(n),
                     MPI_BYTE, win),
             "MPI_Put", to);
       c.stats_.puts.fetch_add(1, std::memory_order_relaxed);
