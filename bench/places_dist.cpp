@@ -316,12 +316,20 @@ int main(int argc, char **argv) {
   // The raw baselines' own window and communicator.
   MPI_Comm raw;
   MPI_Comm_dup(MPI_COMM_WORLD, &raw);
-  // mpi_put_ring: the ring's positions for a graph of an array of n doubles
-  // (its object and store headers, 64-byte granules), from 0 until past
-  // kRingRestart, then 0 again (remote_at.cpp: kRestartPast).
-  constexpr std::size_t kRingRestart = std::size_t(256) << 10;
-  auto ring_stride = [](std::size_t n) {
-    return (n * sizeof(double) + 80 + 63) & ~std::size_t(63);
+  std::map<std::size_t, vec *> vecs;
+  for (std::size_t n : sizes) {
+    vec *v = weft::make<vec>(weft::here());
+    v->xs = weft::make_array<double>(weft::here(), n);
+    std::fill(v->xs.begin(), v->xs.end(), 2.5);
+    vecs[n] = v;
+  }
+  // mpi_put_ring: the ring's positions for the graph at_array sends for n
+  // doubles (what the measure pass counts, headers and alignment filler
+  // included, in the ring's granules), from 0 until past kRingRestart,
+  // then 0 again: the ring's own definitions (weft/dist.hpp).
+  constexpr std::size_t kRingRestart = weft::detail::kRingRestartPast;
+  auto ring_stride = [&vecs](std::size_t n) {
+    return weft::detail::ring_bytes(weft::measure(vecs.at(n)).bytes);
   };
   void *raw_base = nullptr;
   MPI_Win raw_win;
@@ -341,13 +349,6 @@ int main(int argc, char **argv) {
       (reinterpret_cast<std::uintptr_t>(src_ring_store.data()) + 63) &
       ~std::uintptr_t(63));
 
-  std::map<std::size_t, vec *> vecs;
-  for (std::size_t n : sizes) {
-    vec *v = weft::make<vec>(weft::here());
-    v->xs = weft::make_array<double>(weft::here(), n);
-    std::fill(v->xs.begin(), v->xs.end(), 2.5);
-    vecs[n] = v;
-  }
   constexpr int kMsg = 56; // the call message: header + objects word
   char msg[kMsg] = {};
 

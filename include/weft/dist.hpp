@@ -82,6 +82,19 @@ void places_mpi_get(int rank, const void *remote, void *dst, std::size_t bytes);
 /// The thread level MPI provided (MPI_THREAD_*).
 int places_mpi_thread_level();
 
+namespace detail {
+/// The incoming ring of a rank's place (src/dist/remote_at.cpp, one
+/// definition for it and for bench/places_dist's mpi_put_ring): a graph of
+/// measure(root).bytes takes ring_bytes(that) of the ring, and a drained
+/// ring restarts at its start once its tail is past min(ring / 2,
+/// kRingRestartPast).
+inline constexpr std::size_t kRingGranule = 64;
+inline constexpr std::size_t kRingRestartPast = std::size_t(256) << 10;
+constexpr std::size_t ring_bytes(std::size_t graph_bytes) {
+  return (graph_bytes + kRingGranule - 1) & ~(kRingGranule - 1);
+}
+} // namespace detail
+
 } // namespace weft
 
 #endif // WEFT_DIST_HPP

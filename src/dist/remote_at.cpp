@@ -54,8 +54,9 @@ constexpr std::size_t kDefaultBytes = std::size_t(256) << 20;
 // L2 cache; a larger one restarts after each call and lands where the last
 // did. With 16 MiB, a 512 KiB array's put took 97-171 us (its destination
 // cold) against 21 us with the ring's first pages warm, and an MPI_Put of
-// the same bytes to one place 12-13 us (load 8).
-constexpr std::size_t kRestartPast = std::size_t(256) << 10;
+// the same bytes to one place 12-13 us (load 8). Defined in weft/dist.hpp
+// (bench/places_dist mirrors the ring with it).
+constexpr std::size_t kRestartPast = detail::kRingRestartPast;
 
 std::size_t round64(std::size_t n) { return (n + 63) & ~std::size_t(63); }
 
@@ -439,7 +440,7 @@ void send_with_graph(const char *call, int to, am_header h, const void *root,
     return;
   }
   graph_size gs = detail::measure_for(call, root);
-  std::size_t need = round64(gs.bytes);
+  std::size_t need = detail::ring_bytes(gs.bytes);
   if (need > g->slack)
     throw std::length_error(
         std::string(call) + ": the graph of " + std::to_string(gs.objects) +
@@ -512,7 +513,7 @@ graph_buffer arrived_graph(const am_header &h, const char *body) {
   detail::mark_graph(b.base, b.bytes);
   {
     std::lock_guard<std::mutex> lk(g->heap_lock);
-    g->blocks->arrive(h.a[2], h.a[2] + round64(b.bytes));
+    g->blocks->arrive(h.a[2], h.a[2] + detail::ring_bytes(b.bytes));
     publish_holes_locked();
   }
   return b;
@@ -706,7 +707,7 @@ void op_reply_graph(int to, std::uint64_t seq, const void *root) {
 void op_release(graph_buffer *b) {
   char *ring0 = g->c->window() + g->incoming;
   auto off = std::uint64_t(static_cast<char *>(b->base) - ring0);
-  std::size_t n = round64(b->bytes);
+  std::size_t n = detail::ring_bytes(b->bytes);
   detail::unmark_graph(b->base, b->bytes, b->objects);
   {
     std::lock_guard<std::mutex> lk(g->heap_lock);
