@@ -46,6 +46,7 @@
 #include <new>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
@@ -317,6 +318,21 @@ WEFT_API void set_dist(const dist_ops *ops);
 // rank running the same binary).
 WEFT_API std::uint64_t register_remote(const char *key, remote_serve_fn fn);
 WEFT_API remote_serve_fn find_remote(std::uint64_t id);
+// A plain function pointer as a closure across ranks: its bytes are this
+// process's address, so it travels as (loaded object, offset) and the
+// target translates it back (docs/places.md). encode throws
+// std::invalid_argument naming the call and the value for a null pointer or
+// one outside every loaded object's code; decode, for an object not loaded
+// on this rank or an offset outside its code.
+WEFT_API std::string encode_remote_function(const char *call, int target,
+                                            std::uintptr_t fn);
+WEFT_API std::uintptr_t decode_remote_function(const char *call, int from,
+                                               const void *bytes,
+                                               std::size_t n);
+template <class F>
+inline constexpr bool is_function_pointer_v =
+    std::conjunction_v<std::is_pointer<F>,
+                       std::is_function<std::remove_pointer_t<F>>>;
 } // namespace detail
 
 template <class T> struct type_registration; // specialised by WEFT_TYPE
@@ -499,17 +515,27 @@ inline constexpr bool remote_ok = [] {
 // task of its own, core/inbox.hpp): rebuilds f from its captured bytes and
 // runs f(copy) there and then (no task spawned for it: the call is one
 // already); the result goes back to `from`.
+template <class F>
+F remote_closure(int from, const void *captures, std::size_t n) {
+  if constexpr (is_function_pointer_v<F>) {
+    return reinterpret_cast<F>(
+        decode_remote_function("weft::at", from, captures, n));
+  } else {
+    alignas(F) unsigned char raw[sizeof(F)];
+    std::memcpy(raw, captures, sizeof(F));
+    return *std::launder(reinterpret_cast<F *>(raw));
+  }
+}
+
 template <class T, class F>
 void serve_remote(int from, std::uint64_t seq, void *root, graph_buffer b,
-                  const void *captures, std::size_t) {
+                  const void *captures, std::size_t n) {
   using R = std::invoke_result_t<F &, T *>;
-  alignas(F) unsigned char raw[sizeof(F)];
-  std::memcpy(raw, captures, sizeof(F));
-  F &f = *std::launder(reinterpret_cast<F *>(raw));
   graph<T> c(static_cast<T *>(root), b);
   const dist_ops *d = dist();
   int prev = swap_here(d->rank);
   try {
+    F f = remote_closure<F>(from, captures, n);
     if constexpr (std::is_void_v<R>) {
       f(c.get());
       c.reset();
@@ -571,6 +597,21 @@ template <class R> void on_remote_reply_here(void *ctx, const remote_reply &r) {
   async_complete(s);
 }
 
+// Sends the call: f's bytes, or a function pointer as (object, offset).
+template <class T, class F>
+void send_remote_call(place p, const T *root, F &f, const copy_options &opt,
+                      void *ctx, remote_done_fn done) {
+  if constexpr (is_function_pointer_v<F>) {
+    const std::string ref = encode_remote_function(
+        "weft::at", p.id, reinterpret_cast<std::uintptr_t>(f));
+    dist()->call("weft::at", p.id, remote_entry<T, F>::id, root, opt,
+                 ref.data(), ref.size(), ctx, done);
+  } else {
+    dist()->call("weft::at", p.id, remote_entry<T, F>::id, root, opt, &f,
+                 sizeof(F), ctx, done);
+  }
+}
+
 [[noreturn]] inline void throw_not_remote_ok(place p, const char *closure) {
   throw std::invalid_argument(
       std::string("weft::at: place ") + std::to_string(p.id) +
@@ -592,8 +633,7 @@ future<R> remote_async(place p, const T *root, F &f, const copy_options &opt,
     if (in_finish)
       add_finish_task(s.get());
     try {
-      dist()->call("weft::at", p.id, remote_entry<T, F>::id, root, opt, &f,
-                   sizeof(F), s.get(), &on_remote_reply<R>);
+      send_remote_call(p, root, f, opt, s.get(), &on_remote_reply<R>);
     } catch (...) {
       s->self.reset();
       async_complete(s.get()); // the finish task ends (the call threw)
@@ -622,8 +662,7 @@ at_result_t<R> remote_call(place p, const T *root, F &f,
                            const copy_options &opt) {
   if constexpr (remote_ok<T, F>) {
     typename future<R>::state s;
-    dist()->call("weft::at", p.id, remote_entry<T, F>::id, root, opt, &f,
-                 sizeof(F), &s, &on_remote_reply_here<R>);
+    send_remote_call(p, root, f, opt, &s, &on_remote_reply_here<R>);
     async_wait(&s);
     return remote_result<R>(s);
   } else {
@@ -637,9 +676,12 @@ at_result_t<R> remote_call(place p, const T *root, F &f,
 ///
 /// Across ranks (p on another rank after places_mpi_init): f's captures are
 /// copied byte for byte (f must be trivially copyable: capture values, not
-/// pointers into this process) and its result must be void, trivially
-/// copyable or a pointer to a registered type; otherwise
-/// std::invalid_argument. Every rank runs the same binary.
+/// pointers into this process; a captured pointer arrives unchanged and is
+/// not checked) and its result must be void, trivially copyable or a
+/// pointer to a registered type; otherwise std::invalid_argument. A plain
+/// function pointer travels as (loaded object, offset): refused when null,
+/// outside every loaded object's code, or (an error from the target) in an
+/// object the target has not loaded. Every rank runs the same binary.
 template <registered T, class F>
 auto async_at(place p, const T *root, F f, copy_options opt = {})
     -> future<std::invoke_result_t<F &, T *>> {

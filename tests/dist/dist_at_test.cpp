@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <dlfcn.h>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -37,6 +38,10 @@ struct doubles { // a leaf type: its graph is the object and one data store
 } // namespace
 
 WEFT_TYPE(doubles, &doubles::xs);
+
+// In the shared objects fn_module.cpp builds: weft_dist_fn_linked (linked,
+// so loaded on every rank) and weft_dist_fn_rank0 (dlopen'd by rank 0).
+extern "C" long weft_test_linked_fn(void *obj);
 
 namespace {
 
@@ -80,6 +85,80 @@ TEST_F(Dist, CapturedValuesTravel) {
   leaf *l = weft::make<leaf>(weft::here(), 1000, nullptr);
   long v = weft::at(weft::place{r}, l, [k](leaf *c) { return c->v + k; });
   EXPECT_EQ(v, 1041);
+  weft::release(l);
+}
+
+// Function-pointer closures: defined in the main program (a PIE, loaded at
+// another address on every rank).
+long leaf_value_and_rank(leaf *c) { return c->v * 100 + weft::here().id; }
+leaf *leaf_itself(leaf *c) { return c; }
+
+TEST_F(Dist, FunctionPointerClosuresTravel) {
+  leaf *l = weft::make<leaf>(weft::here(), 1000, nullptr);
+  for (int r = 1; r < weft::num_places(); ++r) {
+    const weft::place p{r};
+    // &f and f (a function name decays): the target runs its own f.
+    EXPECT_EQ(weft::at(p, l, &leaf_value_and_rank), 100000 + r);
+    EXPECT_EQ(weft::at(p, l, leaf_value_and_rank), 100000 + r);
+    long (*fp)(leaf *) = leaf_value_and_rank;
+    weft::future<long> fut = weft::async_at(p, l, fp);
+    EXPECT_EQ(fut.get(), 100000 + r);
+    // A function of a shared object every rank loaded (at its own address).
+    EXPECT_EQ(weft::at(p, l, &weft_test_linked_fn), 10001);
+    // A pointer result: its graph copied back.
+    weft::graph<leaf> back = weft::at(p, l, &leaf_itself);
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->v, 1000);
+    EXPECT_NE(back.get(), l);
+  }
+  // In-process places (this rank's own) keep taking function pointers.
+  EXPECT_EQ(weft::at(weft::here(), l, &leaf_value_and_rank), 100000);
+  weft::release(l);
+}
+
+TEST_F(Dist, FunctionPointerClosuresRefused) {
+  leaf *l = weft::make<leaf>(weft::here(), 7, nullptr);
+  const weft::place p{1};
+  // Null: refused before anything is sent.
+  weft::dist_stats s0 = weft::places_mpi_stats();
+  long (*null_fn)(leaf *) = nullptr;
+  try {
+    (void)weft::at(p, l, null_fn);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument &e) {
+    EXPECT_NE(std::string(e.what()).find("weft::at: the closure sent to place "
+                                         "1 on another rank, function "
+                                         "pointer 0x0, is null"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(weft::places_mpi_stats().calls_sent, s0.calls_sent);
+  // A function of an object only this rank loaded: the target refuses it,
+  // naming the object and the offset; the error comes back.
+  void *h = dlopen(WEFT_TEST_RANK0_MODULE, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(h, nullptr) << dlerror();
+  auto *only_here =
+      reinterpret_cast<long (*)(void *)>(dlsym(h, "weft_test_rank0_fn"));
+  ASSERT_NE(only_here, nullptr) << dlerror();
+  EXPECT_EQ(weft::at(weft::here(), l, only_here), 72); // in-process: fine
+  try {
+    (void)weft::at(p, l, only_here);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error &e) {
+    const std::string w = e.what();
+    std::printf("[ refused  ] %s\n", w.c_str());
+    EXPECT_NE(w.find("weft::at: the closure is a function pointer (offset "
+                     "0x"),
+              std::string::npos)
+        << w;
+    EXPECT_NE(w.find(std::string(" in ") + WEFT_TEST_RANK0_MODULE +
+                     " on rank 0) whose object is not loaded on rank 1"),
+              std::string::npos)
+        << w;
+  }
+  // The ranks still work afterwards, with function pointers too.
+  EXPECT_EQ(weft::at(p, l, &leaf_value_and_rank), 701);
+  EXPECT_EQ(dlclose(h), 0);
   weft::release(l);
 }
 
