@@ -9,6 +9,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <cstdarg>
@@ -59,6 +60,8 @@ constexpr backoff_policy kProgressBackoff{63, backoff_policy::kForever, 8};
 // The seq of a message of handler 0 that is a finalize notice (a
 // heartbeat's is 0).
 constexpr std::uint64_t kFinishNotice = 1;
+// Receives posted at a time (comm::impl::init_receives).
+constexpr int kReceives = 2;
 
 std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -108,9 +111,13 @@ struct comm::impl {
   // (sends, barriers, heartbeat_busy) and the running of queued operations:
   // the progress thread's, or a polling thread's (comm::poll).
   std::mutex step_lock;
-  bool closing = false;                // step_lock: the final barrier passed
-  std::vector<char> rbuf;              // step_lock: the posted receive's buffer
-  MPI_Request rreq = MPI_REQUEST_NULL; // step_lock: the posted receive
+  bool closing = false; // step_lock: the final barrier passed
+  // step_lock: the receives (init_receives), their buffers, the oldest
+  // posted one, and whether the one before it waits to be posted again.
+  std::array<std::vector<char>, kReceives> rbuf;
+  std::array<MPI_Request, kReceives> rreq{};
+  int rhead = 0;
+  bool repost = false;
 #if defined(__SANITIZE_THREAD__)
   std::vector<char> tsan_copy; // step_lock
 #endif
@@ -268,8 +275,7 @@ struct comm::impl {
     unified = found && model && *model == MPI_WIN_UNIFIED;
     check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "MPI_Win_lock_all");
     check(MPI_Barrier(net), "MPI_Barrier after the window's set-up");
-    rbuf.resize(sizeof(am_header) + kMaxPayload);
-    init_receive();
+    init_receives();
     heartbeat_busy.assign(c.world_, 0);
     peer_in_finish.assign(c.world_, 0);
     last_heard = std::vector<std::atomic<std::int64_t>>(c.world_);
@@ -403,27 +409,43 @@ struct comm::impl {
     c.stats_.put_bytes.fetch_add(bytes, std::memory_order_relaxed);
   }
 
-  // The receive: one receive of any source into rbuf (a header and the
-  // largest payload) stays posted; a poll tests it (MPI_Test), handles the
-  // message and posts the next. An idle poll is one MPI_Test, not a probe
-  // of the matching queues, and a message is matched once, as it arrives.
-  // The request is persistent (MPI_Recv_init once, MPI_Start per message):
-  // Open MPI then neither allocates nor frees a request per message.
-  void init_receive() {
-    check(MPI_Recv_init(rbuf.data(), int(rbuf.size()), MPI_BYTE, MPI_ANY_SOURCE,
-                        kTag, net, &rreq),
-          "MPI_Recv_init");
-    post_receive();
+  // The receives: kReceives receives of any source, each into its own
+  // buffer (a header and the largest payload), stay posted. An idle poll is
+  // one MPI_Test, not a probe of the matching queues, and a message is
+  // matched once, as it arrives. Matching follows the order of posting and
+  // every receive matches any message, so a message completes the oldest
+  // posted receive (rhead), and only that one is tested; it is posted again
+  // after its message was handled, behind the others, which keeps the
+  // messages in their order of arrival. The requests are persistent
+  // (MPI_Recv_init once, MPI_Start per message): Open MPI then neither
+  // allocates nor frees a request per message.
+  void init_receives() {
+    for (int i = 0; i < kReceives; ++i) {
+      rbuf[i].resize(sizeof(am_header) + kMaxPayload);
+      check(MPI_Recv_init(rbuf[i].data(), int(rbuf[i].size()), MPI_BYTE,
+                          MPI_ANY_SOURCE, kTag, net, &rreq[i]),
+            "MPI_Recv_init");
+      check(MPI_Start(&rreq[i]), "MPI_Start of a receive");
+    }
   }
-  void post_receive() { check(MPI_Start(&rreq), "MPI_Start of the receive"); }
+  // Posts the receive whose message was handled last (rhead's
+  // predecessor), if it waits.
+  void post_pending_receive() {
+    if (!repost)
+      return;
+    repost = false;
+    check(MPI_Start(&rreq[(rhead + kReceives - 1) % kReceives]),
+          "MPI_Start of a receive");
+  }
 
   bool poll_incoming(bool polled) {
     bool any = false;
+    post_pending_receive();
     for (int n = 0; n < 64; ++n) {
       int flag = 0;
       MPI_Status st;
       const std::uint64_t tested = at_split::now();
-      check(MPI_Test(&rreq, &flag, &st), "MPI_Test of the receive");
+      check(MPI_Test(&rreq[rhead], &flag, &st), "MPI_Test of the receive");
       if (!flag) {
         at_split::receive_tested(tested, false, 0, 0);
         return any;
@@ -431,17 +453,17 @@ struct comm::impl {
       int count = 0;
       MPI_Get_count(&st, MPI_BYTE, &count);
       const int from = st.MPI_SOURCE;
-      const char *msg = rbuf.data();
+      const char *msg = rbuf[rhead].data();
 #if defined(__SANITIZE_THREAD__)
       // Whichever thread drove Open MPI's progress (a worker's MPI_Send or
-      // MPI_Win_flush, say) may have written the message into rbuf; Open
+      // MPI_Win_flush, say) may have written the message into the buffer; Open
       // MPI hands it over with atomics of its own (not instrumented), which
       // TSan cannot see. So, under TSan only, the message is copied out
       // with TSan ignoring this one read, and the handler reads the copy:
       // weft's own accesses stay checked.
       tsan_copy.resize(std::size_t(count));
       AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
-      std::memcpy(tsan_copy.data(), rbuf.data(), std::size_t(count));
+      std::memcpy(tsan_copy.data(), msg, std::size_t(count));
       AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
       msg = tsan_copy.data();
 #endif
@@ -473,16 +495,20 @@ struct comm::impl {
           c.die("a message from rank %d for handler %u, which is not set", from,
                 h.handler);
         // Handlers do not poll (step_lock is held: comm::poll's try-lock
-        // fails) and never wait for a message, so rbuf is theirs until the
-        // next receive is posted below.
+        // fails) and never wait for a message, so the buffer is theirs until
+        // its receive is posted again.
         fn(from, h, msg + sizeof h);
       }
-      post_receive();
+      rhead = (rhead + 1) % kReceives;
+      repost = true;
       // A polling thread (a waiting worker) returns with the first message
       // handled: the call it may now run, or the reply it waits for, is
-      // on its path; another test would be an opal_progress more first.
+      // on its path; another test, or posting the receive again (an
+      // MPI_Start, ~480 instructions), would come first. The next step
+      // posts it; meanwhile the other receives take what arrives.
       if (polled && any)
         return any;
+      post_pending_receive();
     }
     return any;
   }
@@ -720,9 +746,12 @@ struct comm::impl {
     for (auto &s : sends)
       MPI_Wait(&s.req, MPI_STATUS_IGNORE);
     sends.clear();
-    MPI_Cancel(&rreq); // the posted receive (a message may complete it)
-    MPI_Wait(&rreq, MPI_STATUS_IGNORE);
-    MPI_Request_free(&rreq); // persistent: freed explicitly
+    post_pending_receive(); // every receive active: each can be cancelled
+    for (MPI_Request &r : rreq) {
+      MPI_Cancel(&r); // a message may complete it
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+      MPI_Request_free(&r); // persistent: freed explicitly
+    }
     window_closing.store(true, std::memory_order_seq_cst);
     for (backoff b(kProgressBackoff);
          window_users.load(std::memory_order_seq_cst) > 0;)

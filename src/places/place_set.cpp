@@ -460,8 +460,12 @@ void async_complete(async_state *s) {
 
 namespace {
 // A thread waiting across ranks between polls: spins, then yields (bounded
-// by the 1 ms of inactivity after which it sleeps).
-constexpr backoff_policy kRemoteWaitBackoff{63, backoff_policy::kForever, 8};
+// by the 1 ms of inactivity after which it sleeps). One pause per spin
+// round: a reply or call is seen sooner after it lands (an empty at() took
+// 0.56-0.57 us against 0.61-0.64 with up to 8 pauses a round, the ping-pong
+// 0.34-0.38; docs/places.md), at the price of polling Open MPI more often.
+// 128 rounds: the spin phase lasts about as long as 63 rounds did (~20 us).
+constexpr backoff_policy kRemoteWaitBackoff{128, backoff_policy::kForever, 1};
 // How long a thread waiting across ranks polls after the last call or
 // reply before it sleeps: the progress thread's own spin window (50 ms,
 // src/dist/comm.cpp), during which it naps instead while this thread
