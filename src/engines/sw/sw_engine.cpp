@@ -44,9 +44,7 @@ sw_engine::sw_engine(int) {}
 
 sw_engine::~sw_engine() = default;
 
-dep_domain *sw_engine::domain_of(worker &w, task *parent) {
-  if (parent->domain)
-    return parent->domain;
+dep_domain *sw_engine::new_domain(worker &w, task *parent) {
   std::vector<dep_domain *> &spare = pw(w).spare_domains;
   dep_domain *d;
   if (spare.empty()) {
@@ -93,7 +91,9 @@ bool sw_engine::add_successor(worker &w, task *pred, task *succ) {
       s, s + 1, std::memory_order_release, std::memory_order_acquire);
 }
 
-void sw_engine::link(worker &w, linker &l, task *pred) {
+// Inline: a chain's submission links one predecessor per task.
+[[gnu::always_inline]] inline void sw_engine::link(worker &w, linker &l,
+                                                   task *pred) {
   if (pred == l.last || pred == l.t)
     return;
   l.last = pred;
@@ -252,6 +252,23 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
         ++t->engine_data;
         continue;
       }
+    } else if (acc == access::in && dep_word::lone(word) &&
+               dep_word::lone_kind(word) == access::out) {
+      // A reader after a lone writer (a chain's west neighbour): a stage of
+      // one reader after the writer's, what apply's new stage makes of this
+      // state, without its tests. The writer keeps its map reference as the
+      // stage before, which later readers follow.
+      task *pred = dep_word::lone_task(word);
+      if (pred == t)
+        continue; // t writes it too: the stronger access wins
+      link(w, l, pred);
+      dep_entry &e = dom->make_full(addr, word);
+      e.prev_one = pred;
+      e.prev_n = 1;
+      e.cur_one = t;
+      e.kind = access::in;
+      ++t->engine_data;
+      continue;
     }
     bool fresh = word == 0; // (a mutexinoutset stage's lock: in apply)
     apply(w, dom->make_full(addr, word), acc, l, ndeps);

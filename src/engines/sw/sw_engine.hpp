@@ -58,7 +58,12 @@ private:
   void release(worker &w, task *t);
   bool acquire_mutexes(task *t);
   void release_mutexes(worker &w, task *t);
-  dep_domain *domain_of(worker &w, task *parent);
+  // The parent's map, made (or taken from the spares) at its first child
+  // with dependences.
+  dep_domain *domain_of(worker &w, task *parent) {
+    return parent->domain ? parent->domain : new_domain(w, parent);
+  }
+  dep_domain *new_domain(worker &w, task *parent);
 
   per_worker &pw(worker &w) { return pw_.get(w.id()); }
 
