@@ -324,8 +324,9 @@ void forfeit(int to, std::uint64_t pos, std::uint64_t n) {
   g->c->send(to, h, nullptr);
 }
 
-// Reserves n bytes (a multiple of 64) of rank to's incoming heap; returns
-// the position (monotonic; the address is its remainder modulo the ring).
+// Reserves n bytes (a multiple of kRingGranule) of rank to's incoming heap;
+// returns the position (monotonic; the address is its remainder modulo the
+// ring).
 std::uint64_t reserve(const char *call, int to, std::size_t n) {
   std::uint64_t pos = g->c->fetch_add(to, kTopDisp, n);
   std::atomic<std::uint64_t> &tail = g->tails[to];
@@ -827,7 +828,7 @@ void places_mpi_init(std::size_t bytes) {
   s->slack = round64(bytes / 4);
   s->restart = env.ring_restart;
   s->finalize_timeout_s = env.finalize_timeout_s;
-  s->ring = (bytes - s->incoming - s->slack) & ~std::size_t(63);
+  s->ring = (bytes - s->incoming - s->slack) & ~(detail::kRingGranule - 1);
   s->restart_past = std::min(s->ring / 2, kRestartPast);
   s->blocks = std::make_unique<dist::ring_index>(s->ring);
   s->tail_publish_every = s->ring / 16;
