@@ -319,11 +319,12 @@ WEFT_API void set_dist(const dist_ops *ops);
 WEFT_API std::uint64_t register_remote(const char *key, remote_serve_fn fn);
 WEFT_API remote_serve_fn find_remote(std::uint64_t id);
 // A plain function pointer as a closure across ranks: its bytes are this
-// process's address, so it travels as (loaded object, offset) and the
-// target translates it back (docs/places.md). encode throws
+// process's address, so it travels as (loaded object, its GNU build-id,
+// offset) and the target translates it back (docs/places.md). encode throws
 // std::invalid_argument naming the call and the value for a null pointer or
 // one outside every loaded object's code; decode, for an object not loaded
-// on this rank or an offset outside its code.
+// on this rank, another build of it (the build-ids differ, or one side has
+// none) or an offset outside its code.
 WEFT_API std::string encode_remote_function(const char *call, int target,
                                             std::uintptr_t fn);
 WEFT_API std::uintptr_t decode_remote_function(const char *call, int from,

@@ -3,12 +3,20 @@
 // an address in the caller's process, which the target's layout does not
 // share (PIE and shared objects load at random addresses). It travels as
 // the loaded object that holds it (its name as the dynamic loader knows it,
-// "" for the main program) and its offset from the object's load address,
-// and is translated back on the target, where the same binary has loaded
-// the same objects. Both sides look the address up in the objects'
-// executable segments (dl_iterate_phdr, which holds the loader's lock).
+// "" for the main program), the object's GNU build-id and its offset from
+// the object's load address, and is translated back on the target, where
+// the same binary has loaded the same objects. Both sides look the address
+// up in the objects' executable segments (dl_iterate_phdr, which holds the
+// loader's lock); the target refuses an object whose build-id differs from
+// the caller's (another build under the same name), and an offset outside
+// its code.
+//
+// The wire: the offset (8 bytes, host order), the build-id's length (1
+// byte, 0 for an object without one) and its bytes, then the name.
 #include <weft/places.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -30,6 +38,111 @@ std::string object_name(const std::string &name) {
   return name.empty() ? std::string("the main program") : name;
 }
 
+// An object's GNU build-id (the NT_GNU_BUILD_ID note of a PT_NOTE segment;
+// the linkers write 8-20 bytes), at most kMaxBuildId bytes kept: a longer
+// one is cut there, the same on every rank. len 0: the object has none.
+constexpr std::size_t kMaxBuildId = 32;
+struct build_id {
+  std::uint8_t len = 0;
+  unsigned char bytes[kMaxBuildId] = {};
+};
+
+std::string id_text(const unsigned char *bytes, std::size_t len) {
+  if (len == 0)
+    return "none";
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s;
+  for (std::size_t i = 0; i < len; ++i) {
+    s += digits[bytes[i] >> 4];
+    s += digits[bytes[i] & 15];
+  }
+  return s;
+}
+
+// Reads the note from the object's program headers (its PT_NOTE segments
+// are mapped, inside its first PT_LOAD).
+void read_build_id(const dl_phdr_info *info, build_id &out) {
+  out.len = 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_NOTE)
+      continue;
+    // Notes in a segment aligned to 8 are padded to 8, else to 4.
+    const std::size_t align = ph.p_align == 8 ? 8 : 4;
+    auto pad = [align](std::size_t n) {
+      return (n + align - 1) & ~(align - 1);
+    };
+    const auto *seg =
+        reinterpret_cast<const unsigned char *>(info->dlpi_addr + ph.p_vaddr);
+    std::size_t at = 0;
+    while (ph.p_memsz - at >= sizeof(ElfW(Nhdr))) {
+      ElfW(Nhdr) n;
+      std::memcpy(&n, seg + at, sizeof n);
+      const std::size_t name = at + sizeof n;
+      const std::size_t desc = name + pad(n.n_namesz);
+      const std::size_t next = desc + pad(n.n_descsz);
+      if (next > ph.p_memsz)
+        break; // a malformed note: no id read from this segment
+      if (n.n_type == NT_GNU_BUILD_ID && n.n_namesz == 4 &&
+          std::memcmp(seg + name, "GNU", 4) == 0) {
+        out.len = std::uint8_t(std::min<std::size_t>(n.n_descsz, kMaxBuildId));
+        std::memcpy(out.bytes, seg + desc, out.len);
+        return;
+      }
+      at = next;
+    }
+  }
+}
+
+// The build-ids of the objects this thread looked up last, by their
+// program headers' address, valid while no object has been loaded or
+// unloaded since (the loader's dlpi_adds/dlpi_subs counters): a call reads
+// an object's notes once. Per thread, so no lock.
+struct build_id_cache {
+  static constexpr int kEntries = 4;
+  unsigned long long adds = 0, subs = 0;
+  int used = 0, next = 0;
+  const void *phdr[kEntries] = {};
+  build_id id[kEntries];
+};
+constinit thread_local build_id_cache tl_build_ids;
+
+constexpr std::size_t kWithCounters =
+    offsetof(dl_phdr_info, dlpi_subs) + sizeof(dl_phdr_info::dlpi_subs);
+
+// A miss: the counters moved (every entry dropped) or the object is not
+// among the entries (it takes the oldest one's place).
+[[gnu::noinline]] const build_id &read_into_cache(const dl_phdr_info *info,
+                                                  std::size_t size) {
+  build_id_cache &c = tl_build_ids;
+  if (size < kWithCounters) { // no counters: nothing cached
+    read_build_id(info, c.id[0]);
+    c.used = 0;
+    return c.id[0];
+  }
+  if (c.adds != info->dlpi_adds || c.subs != info->dlpi_subs) {
+    c.adds = info->dlpi_adds;
+    c.subs = info->dlpi_subs;
+    c.used = c.next = 0;
+  }
+  const int slot = c.next;
+  c.next = (c.next + 1) % build_id_cache::kEntries;
+  c.used = std::max(c.used, slot + 1);
+  c.phdr[slot] = info->dlpi_phdr;
+  read_build_id(info, c.id[slot]);
+  return c.id[slot];
+}
+
+const build_id &object_build_id(const dl_phdr_info *info, std::size_t size) {
+  build_id_cache &c = tl_build_ids;
+  if (size >= kWithCounters && c.adds == info->dlpi_adds &&
+      c.subs == info->dlpi_subs)
+    for (int i = 0; i < c.used; ++i)
+      if (c.phdr[i] == info->dlpi_phdr)
+        return c.id[i];
+  return read_into_cache(info, size);
+}
+
 bool executable_segment_holds(const dl_phdr_info *info, std::uintptr_t addr) {
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr) &ph = info->dlpi_phdr[i];
@@ -48,9 +161,10 @@ struct by_address {
   bool found = false;
   const char *name = ""; // the loader's own string, live while loaded
   std::uintptr_t base = 0;
+  const build_id *id = nullptr; // this thread's cache entry
 };
 
-int find_by_address(dl_phdr_info *info, std::size_t, void *arg) {
+int find_by_address(dl_phdr_info *info, std::size_t size, void *arg) {
   auto *q = static_cast<by_address *>(arg);
   if (!executable_segment_holds(info, q->addr))
     return 0;
@@ -58,20 +172,24 @@ int find_by_address(dl_phdr_info *info, std::size_t, void *arg) {
   if (info->dlpi_name)
     q->name = info->dlpi_name;
   q->base = info->dlpi_addr;
+  q->id = &object_build_id(info, size);
   return 1;
 }
 
-// The object loaded under `name`, and whether `offset` from its load
-// address lies in one of its executable segments.
+// The object loaded under `name`, its build-id, and whether `offset` from
+// its load address lies in one of its executable segments.
 struct by_name {
   const char *name;
   std::size_t len;
   std::uint64_t offset;
+  const unsigned char *sent_id; // the caller's object's build-id
+  std::size_t sent_id_len;
   bool found = false, executable = false;
   std::uintptr_t addr = 0;
+  const build_id *id = nullptr; // this thread's cache entry
 };
 
-int find_by_name(dl_phdr_info *info, std::size_t, void *arg) {
+int find_by_name(dl_phdr_info *info, std::size_t size, void *arg) {
   auto *q = static_cast<by_name *>(arg);
   const char *n = info->dlpi_name ? info->dlpi_name : "";
   if (std::strlen(n) != q->len || std::memcmp(n, q->name, q->len) != 0)
@@ -79,6 +197,7 @@ int find_by_name(dl_phdr_info *info, std::size_t, void *arg) {
   q->found = true;
   q->addr = info->dlpi_addr + q->offset;
   q->executable = executable_segment_holds(info, q->addr);
+  q->id = &object_build_id(info, size);
   return 1;
 }
 
@@ -93,13 +212,18 @@ int find_by_name(dl_phdr_info *info, std::size_t, void *arg) {
 }
 
 [[noreturn]] void refuse_there(const char *call, int from, const by_name &q,
-                               const char *why) {
+                               const char *why, bool ids = false) {
   const dist_ops *d = dist();
+  const std::string here =
+      d ? "rank " + std::to_string(d->rank) : std::string("this rank");
   throw std::invalid_argument(
       std::string(call) + ": the closure is a function pointer (offset " +
       hex(q.offset) + " in " + object_name(std::string(q.name, q.len)) +
-      " on rank " + std::to_string(from) + ")" + why +
-      (d ? " on rank " + std::to_string(d->rank) : std::string()) +
+      " on rank " + std::to_string(from) + ")" + why + " on " + here +
+      (ids ? " (build-id " + id_text(q.sent_id, q.sent_id_len) + " on rank " +
+                 std::to_string(from) + ", " + id_text(q.id->bytes, q.id->len) +
+                 " on " + here + ")"
+           : std::string()) +
       (q.found ? ": do the ranks run the same binary?"
                : ": load it on every rank (link it, or dlopen it before the "
                  "call)"));
@@ -120,25 +244,37 @@ std::string encode_remote_function(const char *call, int target,
                 "loaded can be carried to another rank");
   const std::uint64_t offset = fn - q.base;
   const std::size_t len = std::strlen(q.name);
-  std::string out(sizeof offset + len, '\0');
-  std::memcpy(out.data(), &offset, sizeof offset);
-  std::memcpy(out.data() + sizeof offset, q.name, len);
+  const std::size_t id_len = q.id->len;
+  std::string out(sizeof offset + 1 + id_len + len, '\0');
+  char *p = out.data();
+  std::memcpy(p, &offset, sizeof offset);
+  p[sizeof offset] = char(id_len);
+  std::memcpy(p + sizeof offset + 1, q.id->bytes, id_len);
+  std::memcpy(p + sizeof offset + 1 + id_len, q.name, len);
   return out;
 }
 
 std::uintptr_t decode_remote_function(const char *call, int from,
                                       const void *bytes, std::size_t n) {
+  const auto *p = static_cast<const unsigned char *>(bytes);
   std::uint64_t offset = 0;
-  if (n < sizeof offset)
+  const std::size_t id_len = n > sizeof offset ? p[sizeof offset] : 0;
+  const std::size_t head = sizeof offset + 1 + id_len;
+  if (n < head || id_len > kMaxBuildId)
     throw std::invalid_argument(
         std::string(call) + ": a function-pointer closure from rank " +
         std::to_string(from) + " of " + std::to_string(n) + " bytes (corrupt)");
-  std::memcpy(&offset, bytes, sizeof offset);
-  by_name q{static_cast<const char *>(bytes) + sizeof offset, n - sizeof offset,
-            offset};
+  std::memcpy(&offset, p, sizeof offset);
+  by_name q{reinterpret_cast<const char *>(p + head), n - head, offset,
+            p + sizeof offset + 1, id_len};
   dl_iterate_phdr(find_by_name, &q);
   if (!q.found)
     refuse_there(call, from, q, " whose object is not loaded");
+  // Another build under the same name: the ids differ, or one side has
+  // none. Neither has one: only the offset check below.
+  if (q.sent_id_len != q.id->len ||
+      std::memcmp(q.sent_id, q.id->bytes, id_len) != 0)
+    refuse_there(call, from, q, " whose object is another build", true);
   if (!q.executable)
     refuse_there(call, from, q, " that lies outside the code of that object");
   return q.addr;

@@ -19,9 +19,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <filesystem>
 #include <random>
+#include <regex>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -116,6 +119,24 @@ TEST_F(Dist, FunctionPointerClosuresTravel) {
   weft::release(l);
 }
 
+// The error a call with function pointer f to p comes back with (printed),
+// which must be the target's refusal of the pointer; "" if it ran there.
+std::string refused_there(weft::place p, leaf *l, long (*f)(void *)) {
+  try {
+    long v = weft::at(p, l, f);
+    ADD_FAILURE() << "no exception: rank " << p.id << " ran it (" << v << ")";
+    return "";
+  } catch (const std::runtime_error &e) {
+    const std::string w = e.what();
+    std::printf("[ refused  ] %s\n", w.c_str());
+    EXPECT_NE(w.find("weft::at: the closure is a function pointer (offset "
+                     "0x"),
+              std::string::npos)
+        << w;
+    return w;
+  }
+}
+
 TEST_F(Dist, FunctionPointerClosuresRefused) {
   leaf *l = weft::make<leaf>(weft::here(), 7, nullptr);
   const weft::place p{1};
@@ -141,24 +162,116 @@ TEST_F(Dist, FunctionPointerClosuresRefused) {
       reinterpret_cast<long (*)(void *)>(dlsym(h, "weft_test_rank0_fn"));
   ASSERT_NE(only_here, nullptr) << dlerror();
   EXPECT_EQ(weft::at(weft::here(), l, only_here), 72); // in-process: fine
-  try {
-    (void)weft::at(p, l, only_here);
-    ADD_FAILURE() << "no exception";
-  } catch (const std::runtime_error &e) {
-    const std::string w = e.what();
-    std::printf("[ refused  ] %s\n", w.c_str());
-    EXPECT_NE(w.find("weft::at: the closure is a function pointer (offset "
-                     "0x"),
-              std::string::npos)
-        << w;
-    EXPECT_NE(w.find(std::string(" in ") + WEFT_TEST_RANK0_MODULE +
-                     " on rank 0) whose object is not loaded on rank 1"),
-              std::string::npos)
-        << w;
-  }
+  const std::string w = refused_there(p, l, only_here);
+  EXPECT_NE(w.find(std::string(" in ") + WEFT_TEST_RANK0_MODULE +
+                   " on rank 0) whose object is not loaded on rank 1"),
+            std::string::npos)
+      << w;
   // The ranks still work afterwards, with function pointers too.
   EXPECT_EQ(weft::at(p, l, &leaf_value_and_rank), 701);
   EXPECT_EQ(dlclose(h), 0);
+  weft::release(l);
+}
+
+// Dist.FunctionPointerClosuresOtherBuild: a build of fn_module.cpp copied
+// to `dst` (a new file, renamed into place) and opened; on both ranks.
+void *load_copy(const char *src, const std::string &dst) {
+  const std::string tmp = dst + ".tmp";
+  std::filesystem::copy_file(src, tmp);
+  std::filesystem::rename(tmp, dst);
+  void *h = dlopen(dst.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h)
+    std::fprintf(stderr, "dlopen %s: %s\n", dst.c_str(), dlerror());
+  return h;
+}
+
+// What rank 0 asks rank 1 to load: a closure's captured values (the path as
+// characters, not a pointer).
+struct load_request {
+  char dir[200];
+  int which; // 0: build b as 1.so, 1: noid as 2.so, 2: noid as 3.so
+};
+
+void *rank1_builds[3] = {};
+
+// The same name (a file path) is another build on each rank: rank 0 loads
+// build a, rank 1 build b (the same code but for a constant), and a call
+// with rank 0's function must be refused by its build-id, naming both;
+// without the check rank 1 would run b's function (74). A build without a
+// build-id against one with: refused. Without one on either side: the
+// offset check alone, and the call runs.
+TEST_F(Dist, FunctionPointerClosuresOtherBuild) {
+  leaf *l = weft::make<leaf>(weft::here(), 7, nullptr);
+  const weft::place p{1};
+  char dir_template[] = "/tmp/weft_fn_build.XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  load_request req{};
+  std::snprintf(req.dir, sizeof req.dir, "%s", dir_template);
+  const std::string dir = req.dir;
+  struct remove_dir { // also when an ASSERT ends the test early
+    std::string d;
+    ~remove_dir() {
+      std::error_code ec;
+      std::filesystem::remove_all(d, ec);
+    }
+  } cleanup{dir};
+  using fn_t = long (*)(void *);
+  auto sym = [](void *h) {
+    return reinterpret_cast<fn_t>(dlsym(h, "weft_test_build_fn"));
+  };
+  const char *here_src[3] = {WEFT_TEST_BUILD_A, WEFT_TEST_BUILD_A,
+                             WEFT_TEST_BUILD_NOID};
+  void *here[3] = {};
+  for (int which = 0; which < 3; ++which) {
+    const std::string path = dir + "/" + std::to_string(which + 1) + ".so";
+    here[which] = load_copy(here_src[which], path);
+    ASSERT_NE(here[which], nullptr);
+    req.which = which;
+    ASSERT_TRUE(weft::at(
+        p, l,
+        [req](leaf *) {
+          const char *src =
+              req.which == 0 ? WEFT_TEST_BUILD_B : WEFT_TEST_BUILD_NOID;
+          void *&h = rank1_builds[req.which];
+          h = load_copy(src, std::string(req.dir) + "/" +
+                                 std::to_string(req.which + 1) + ".so");
+          return h != nullptr;
+        }))
+        << "rank 1 did not load " << path;
+    fn_t f = sym(here[which]);
+    ASSERT_NE(f, nullptr) << dlerror();
+    EXPECT_EQ(weft::at(weft::here(), l, f), which == 2 ? 74 : 73);
+    if (which == 2) { // no build-id on either side: runs there
+      EXPECT_EQ(weft::at(p, l, f), 74);
+      continue;
+    }
+    const std::string w = refused_there(p, l, f);
+    EXPECT_NE(w.find(" in " + path +
+                     " on rank 0) whose object is another build on rank 1 "
+                     "(build-id "),
+              std::string::npos)
+        << w;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(
+        w, m,
+        std::regex("build-id ([0-9a-f]+) on rank 0, ([0-9a-f]+|none) on "
+                   "rank 1\\): do the ranks run the same binary\\?")))
+        << w;
+    EXPECT_NE(m[1].str(), m[2].str());
+    EXPECT_EQ(m[2].str() == "none", which == 1) << w;
+  }
+  // The ranks still work afterwards, with function pointers too.
+  EXPECT_EQ(weft::at(p, l, &leaf_value_and_rank), 701);
+  EXPECT_TRUE(weft::at(p, l, [](leaf *) {
+    bool ok = true;
+    for (void *&h : rank1_builds) {
+      ok = ok && h && dlclose(h) == 0;
+      h = nullptr;
+    }
+    return ok;
+  }));
+  for (void *h : here)
+    EXPECT_EQ(dlclose(h), 0);
   weft::release(l);
 }
 
