@@ -200,16 +200,17 @@ TEST_F(DependenceMap, FullEntriesAmongLoneOnesCollectedWhenAllMembersRetire) {
       if (rng() % 2) {
         x.members.push_back(place(d, next_addr));
       } else {
-        // A stage of 2..9 readers in a full entry, logged under the first.
-        uint32_t n = 2 + static_cast<uint32_t>(rng() % 8);
+        // A stage of 2..9 readers in a full entry (its members beyond the
+        // first in a block), now and then 10..29 (in a malloc'd array),
+        // logged under the first.
+        uint32_t n = rng() % 8 ? 2 + static_cast<uint32_t>(rng() % 8)
+                               : 10 + static_cast<uint32_t>(rng() % 20);
         uintptr_t &word = d.find_or_insert(next_addr, *w_);
         ASSERT_EQ(word, 0u);
         dep_entry &e = d.make_full(next_addr, word);
         ASSERT_FALSE(dep_word::lone(word));
         e.kind = access::in;
-        e.cur_more =
-            static_cast<task **>(std::malloc((n - 1) * sizeof(task *)));
-        e.cur_more_cap = n - 1;
+        e.cur_more = d.alloc_members(n - 1, e.cur_more_cap);
         for (uint32_t k = 0; k < n; ++k) {
           task *t = w_->alloc_task(nothing, nullptr);
           t->refs.store(2, std::memory_order_relaxed);
@@ -295,9 +296,8 @@ TEST_F(DependenceMap, FullEntryBecomesLoneWhenOneTaskIsLeft) {
   d.make_lone_if_one(word);
   EXPECT_FALSE(dep_word::lone(word)) << "the stage before it was lost";
   // The stage before it ends (apply's drop_prev when a writer comes).
-  dep_domain::drop_prev(e, *w_);
-  e.cur_more = static_cast<task **>(std::malloc(4 * sizeof(task *)));
-  e.cur_more_cap = 4;
+  d.drop_prev(e, *w_);
+  e.cur_more = d.alloc_members(4, e.cur_more_cap);
   d.make_lone_if_one(word);
   ASSERT_TRUE(dep_word::lone(word));
   EXPECT_EQ(dep_word::lone_task(word), a);
@@ -314,6 +314,87 @@ TEST_F(DependenceMap, FullEntryBecomesLoneWhenOneTaskIsLeft) {
   f.kind = access::in;
   retire(a);
   retire(b);
+  d.clear(*w_);
+  EXPECT_EQ(d.size(), 0u);
+}
+
+// A stage's members beyond its first: up to kBlockMembers in a block of
+// the entries' free list, then in a malloc'd array doubled as it fills
+// (grow_members, as sw_engine::apply grows a reader set); the members stay
+// in order through each move, and the block goes back to the free list
+// when the array leaves it and when the entry is dropped (the next entry
+// made takes it).
+TEST_F(DependenceMap, MemberArrayMovesFromItsBlockToMallocAndBack) {
+  dep_domain d;
+  const uint32_t kb = dep_domain::kBlockMembers;
+  ASSERT_EQ(kb, 8u);
+  uintptr_t &word = d.find_or_insert(8, *w_);
+  dep_entry &e = d.make_full(8, word);
+  e.kind = access::in;
+  std::vector<task *> members;
+  std::vector<task **> arrays;
+  for (uint32_t k = 0; k < 4 * kb + 2; ++k) {
+    task *t = w_->alloc_task(nothing, nullptr);
+    t->refs.store(2, std::memory_order_relaxed);
+    ++t->engine_data;
+    if (k == 0) {
+      e.cur_one = t;
+    } else {
+      if (k == 1 + e.cur_more_cap)
+        d.grow_members(e);
+      if (arrays.empty() || arrays.back() != e.cur_more)
+        arrays.push_back(e.cur_more);
+      e.cur_more[k - 1] = t;
+    }
+    ++e.cur_n;
+    members.push_back(t);
+    for (uint32_t j = 0; j <= k; ++j)
+      ASSERT_EQ(e.cur(j), members[j]) << "member " << j << " of " << k + 1;
+  }
+  // 34 members: 33 beyond the first, in capacities 8 (the block), 16, 32
+  // and 64.
+  EXPECT_EQ(e.cur_more_cap, 8 * kb);
+  ASSERT_GE(arrays.size(), 2u);
+  task **block = arrays[0];
+  // The block went back to the free list when the members left it.
+  uintptr_t &other = d.find_or_insert(16, *w_);
+  dep_entry &f = d.make_full(16, other);
+  EXPECT_EQ(reinterpret_cast<void *>(&f), reinterpret_cast<void *>(block));
+  // A set of three readers takes a block too.
+  f.kind = access::in;
+  f.cur_more = d.alloc_members(2, f.cur_more_cap);
+  EXPECT_EQ(f.cur_more_cap, kb);
+  task **small = f.cur_more;
+  for (uint32_t k = 0; k < 3; ++k) {
+    task *t = w_->alloc_task(nothing, nullptr);
+    t->refs.store(2, std::memory_order_relaxed);
+    ++t->engine_data;
+    (k == 0 ? f.cur_one : f.cur_more[k - 1]) = t;
+    members.push_back(t);
+  }
+  f.cur_n = 3;
+  d.log_insert(8, e.cur_one);
+  d.log_insert(16, f.cur_one);
+  // Every member retires; clear drops both entries (the malloc'd array
+  // freed, the small one's block and both entries back on the free list,
+  // in the order of the log: e's entry, f's array, f's entry).
+  for (task *t : members)
+    retire(t);
+  d.clear(*w_);
+  EXPECT_EQ(d.size(), 0u);
+  uintptr_t &again = d.find_or_insert(24, *w_);
+  dep_entry &g = d.make_full(24, again);
+  EXPECT_EQ(reinterpret_cast<void *>(&g), reinterpret_cast<void *>(block));
+  g.cur_more = d.alloc_members(1, g.cur_more_cap);
+  EXPECT_EQ(g.cur_more, small);
+  task *t = w_->alloc_task(nothing, nullptr);
+  t->refs.store(2, std::memory_order_relaxed);
+  ++t->engine_data;
+  g.kind = access::in;
+  g.cur_one = t;
+  g.cur_n = 1;
+  d.log_insert(24, t);
+  retire(t);
   d.clear(*w_);
   EXPECT_EQ(d.size(), 0u);
 }
@@ -382,9 +463,7 @@ TEST_F(DependenceMap, ClearInterleavedWithInsertionsLeavesAnEmptyMap) {
         dep_entry &e = d.make_full(addr, word);
         e.kind = access::in;
         if (m > 1)
-          e.cur_more =
-              static_cast<task **>(std::malloc((m - 1) * sizeof(task *)));
-        e.cur_more_cap = m - 1;
+          e.cur_more = d.alloc_members(m - 1, e.cur_more_cap);
         for (uint32_t j = 0; j < m; ++j) {
           task *t = fresh();
           map_ref(t);

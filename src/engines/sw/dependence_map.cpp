@@ -37,7 +37,7 @@ dep_domain::dep_domain() : log_(kLogSlack * 4), log_mask_(kLogSlack * 4 - 1) {
 
 dep_domain::~dep_domain() {
   std::free(keys_);
-  free_entries();
+  free_blocks();
 }
 
 void dep_domain::allocate(uint32_t capacity) {
@@ -52,18 +52,44 @@ void dep_domain::allocate(uint32_t capacity) {
   used_ = 0;
 }
 
-dep_entry *dep_domain::new_entry() {
+void *dep_domain::new_block() {
   void *mem = std::aligned_alloc(alignof(dep_entry), sizeof(dep_entry));
   if (!mem)
     fatal("out of memory for a dependence map entry");
-  return static_cast<dep_entry *>(mem);
+  return mem;
 }
 
-void dep_domain::free_entries() {
-  while (dep_entry *e = free_entries_) {
-    free_entries_ = reinterpret_cast<dep_entry *>(e->cur_more);
-    std::free(e);
+void dep_domain::free_blocks() {
+  while (free_node *b = free_blocks_) {
+    free_blocks_ = b->next;
+    std::free(b);
   }
+}
+
+task **dep_domain::alloc_members_big(uint32_t n) {
+  auto *a = static_cast<task **>(std::malloc(n * sizeof(task *)));
+  if (!a)
+    fatal("out of memory growing a reader set to %u tasks", n);
+  return a;
+}
+
+// Doubling; the block's members move to a malloc'd array when it is full.
+void dep_domain::grow_full_members(dep_entry &e) {
+  uint32_t cap = e.cur_more_cap;
+  uint32_t bigger = cap * 2;
+  task **more;
+  if (is_block(cap)) {
+    more = alloc_members_big(bigger);
+    std::memcpy(more, e.cur_more, cap * sizeof(task *));
+    free_block(e.cur_more);
+  } else {
+    more =
+        static_cast<task **>(std::realloc(e.cur_more, bigger * sizeof(task *)));
+    if (!more)
+      fatal("out of memory growing a reader set to %u tasks", bigger);
+  }
+  e.cur_more = more;
+  e.cur_more_cap = bigger;
 }
 
 // Inline in clear's two loops (out of line it cost a call a slot).
@@ -93,7 +119,7 @@ void dep_domain::drop_prev(dep_entry &e, worker &w) {
   for (uint32_t i = 0; i < e.prev_n; ++i)
     map_release(e.prev(i), w);
   if (e.prev_more)
-    std::free(e.prev_more);
+    free_members(e.prev_more, e.prev_more_block);
   e.prev_more = nullptr;
   e.prev_one = nullptr;
   e.prev_n = 0;
@@ -103,7 +129,7 @@ void dep_domain::drop(dep_entry &e, worker &w) {
   for (uint32_t i = 0; i < e.cur_n; ++i)
     map_release(e.cur(i), w);
   if (e.cur_more)
-    std::free(e.cur_more);
+    free_members(e.cur_more, is_block(e.cur_more_cap));
   drop_prev(e, w);
   if (e.mx)
     release_mutex_group(e.mx);
@@ -268,7 +294,7 @@ void dep_domain::clear(worker &w) {
   if (cap > kShrinkAbove) {
     std::free(keys_);
     allocate(kMinCapacity);
-    free_entries();
+    free_blocks();
   }
 }
 

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
+#include <new>
 #include <vector>
 
 namespace weft {
@@ -73,6 +74,7 @@ struct alignas(64) dep_entry {
   uint32_t prev_n;
   uint32_t cur_more_cap;
   access kind;
+  bool prev_more_block; // prev_more is a block (dep_domain::alloc_members)
 
   task *cur(uint32_t i) const { return i == 0 ? cur_one : cur_more[i - 1]; }
   task *prev(uint32_t i) const { return i == 0 ? prev_one : prev_more[i - 1]; }
@@ -150,7 +152,8 @@ public:
   // The word of addr's slot, created 0 if absent; the caller sets it (a
   // lone word, or full() of it) before the map is used again. May delete
   // dead entries and grow: references to other slots are then invalid.
-  uintptr_t &find_or_insert(uintptr_t addr, worker &w) {
+  // Inline in submit's loop (out of line it cost a call an address).
+  [[gnu::always_inline]] uintptr_t &find_or_insert(uintptr_t addr, worker &w) {
     if (log_size() > kLogSlack && collect_due())
       collect(w);
     uint32_t i;
@@ -173,11 +176,7 @@ public:
   dep_entry &make_full(uintptr_t addr, uintptr_t &word) {
     if (word && !dep_word::lone(word))
       return *dep_word::full(word);
-    dep_entry *e = free_entries_;
-    if (e)
-      free_entries_ = reinterpret_cast<dep_entry *>(e->cur_more);
-    else
-      e = new_entry();
+    dep_entry *e = static_cast<dep_entry *>(take_block());
     *e = dep_entry{};
     e->addr = addr;
     if (word) {
@@ -197,7 +196,7 @@ public:
         e->kind == access::mutexinoutset)
       return;
     if (e->cur_more)
-      std::free(e->cur_more);
+      free_members(e->cur_more, is_block(e->cur_more_cap));
     word = dep_word::of_lone(e->cur_one, e->kind);
     free_entry(e);
   }
@@ -224,8 +223,36 @@ public:
 
   // Drops the map's references to the entry's tasks and frees its storage
   // (the caller frees its slot).
-  static void drop(dep_entry &e, worker &w);
-  static void drop_prev(dep_entry &e, worker &w);
+  void drop(dep_entry &e, worker &w);
+  void drop_prev(dep_entry &e, worker &w);
+
+  // A stage's members beyond its first (dep_entry::cur_more, prev_more): an
+  // array for at least n of them, its capacity in cap. Up to kBlockMembers
+  // it is a block of the entries' free list (a stage of a few readers, the
+  // common case, takes no malloc and frees none), beyond that malloc'd.
+  static constexpr uint32_t kBlockMembers = sizeof(dep_entry) / sizeof(task *);
+  static bool is_block(uint32_t cap) { return cap <= kBlockMembers; }
+  task **alloc_members(uint32_t n, uint32_t &cap) {
+    if (n <= kBlockMembers) {
+      cap = kBlockMembers;
+      return reinterpret_cast<task **>(take_block());
+    }
+    cap = n;
+    return alloc_members_big(n);
+  }
+  void free_members(task **a, bool block) {
+    if (block)
+      free_block(a);
+    else
+      std::free(a);
+  }
+  // Makes room in the current stage's array for one more member.
+  void grow_members(dep_entry &e) {
+    if (!e.cur_more)
+      e.cur_more = alloc_members(1, e.cur_more_cap);
+    else
+      grow_full_members(e);
+  }
 
 private:
   // A record names a task that was in the entry when logged. While that task
@@ -286,19 +313,31 @@ private:
   void grow_log();
   void allocate(uint32_t capacity);             // an empty table
   void release_slot(uintptr_t word, worker &w); // its references, its entry
-  dep_entry *new_entry();
-  void free_entry(dep_entry *e) { // to the free list (linked by cur_more)
-    e->cur_more = reinterpret_cast<task **>(free_entries_);
-    free_entries_ = e;
+  // The free list of 64-byte blocks: dep_entry storage and small member
+  // arrays (alloc_members), linked through their first word.
+  struct free_node {
+    free_node *next;
+  };
+  void *take_block() {
+    free_node *b = free_blocks_;
+    if (!b)
+      return new_block();
+    free_blocks_ = b->next;
+    return b;
   }
-  void free_entries(); // the free list's storage
+  void free_block(void *b) { free_blocks_ = new (b) free_node{free_blocks_}; }
+  void free_entry(dep_entry *e) { free_block(e); }
+  void *new_block();
+  void free_blocks(); // the free list's storage
+  static task **alloc_members_big(uint32_t n);
+  void grow_full_members(dep_entry &e); // doubles a full array
 
   // The slots: keys (0: a free slot) and, in an array of their own right
   // after them (one allocation), words (dep_word), so that a probe reads 8
   // bytes a slot and a lookup that finds nothing touches no word.
   uintptr_t *keys_ = nullptr;
   uintptr_t *words_ = nullptr; // keys_ + capacity
-  dep_entry *free_entries_ = nullptr;
+  free_node *free_blocks_ = nullptr;
 
   std::vector<log_record> log_; // ring buffer, power-of-two size
   std::size_t log_mask_;        // its size - 1

@@ -103,8 +103,8 @@ bool sw_engine::add_successor(worker &w, task *pred, task *succ) {
   }
 }
 
-void sw_engine::apply(worker &w, dep_entry &e, access acc, linker &l,
-                      int ndeps) {
+void sw_engine::apply(worker &w, dep_domain &dom, dep_entry &e, access acc,
+                      linker &l, int ndeps) {
   task *t = l.t;
   if (acc == access::out && e.kind == access::out && e.cur_one != t) {
     // The common case, a writer after a lone writer (an out stage has one
@@ -150,15 +150,8 @@ void sw_engine::apply(worker &w, dep_entry &e, access acc, linker &l,
         ++t->engine_data;
         goto mutex;
       }
-      if (e.cur_n == 1 + e.cur_more_cap) {
-        uint32_t cap = e.cur_more_cap ? e.cur_more_cap * 2 : 4;
-        auto *more = static_cast<task **>(
-            std::realloc(e.cur_more, cap * sizeof(task *)));
-        if (!more)
-          fatal("out of memory growing a reader set to %u tasks", cap);
-        e.cur_more = more;
-        e.cur_more_cap = cap;
-      }
+      if (e.cur_n == 1 + e.cur_more_cap)
+        dom.grow_members(e);
     }
     if (e.cur_n == 0)
       e.cur_one = t;
@@ -170,7 +163,7 @@ void sw_engine::apply(worker &w, dep_entry &e, access acc, linker &l,
     // A new stage after every member of the current one.
     for (uint32_t i = 0; i < e.cur_n; ++i)
       link(w, l, e.cur(i));
-    dep_domain::drop_prev(e, w);
+    dom.drop_prev(e, w);
     if (acc == access::out) {
       for (uint32_t i = 0; i < e.cur_n; ++i)
         map_release(e.cur(i), w);
@@ -180,6 +173,7 @@ void sw_engine::apply(worker &w, dep_entry &e, access acc, linker &l,
       e.prev_n = e.cur_n;
       if (e.cur_n > 1) {
         e.prev_more = e.cur_more;
+        e.prev_more_block = dep_domain::is_block(e.cur_more_cap);
         e.cur_more = nullptr;
         e.cur_more_cap = 0;
       }
@@ -210,6 +204,29 @@ mutex:
     e.mx->refs.fetch_add(1, std::memory_order_relaxed);
     t->mutexes->g[t->mutexes->n++] = e.mx;
   }
+}
+
+// A second reader of a writer's output (a wavefront's north-east neighbour
+// after the west one): apply's join of a stage of one, without its tests.
+// It follows the writer, and takes the first reader's place if that one has
+// retired, else joins it (the stage's array a block of the map's). Out of
+// line, so that submit's loop keeps its registers for the chain's paths.
+__attribute__((noinline)) void sw_engine::join_second_reader(worker &w,
+                                                             dep_domain &dom,
+                                                             dep_entry &e,
+                                                             linker &l) {
+  task *t = l.t;
+  link(w, l, e.prev_one);
+  if (retired(e.cur_one)) {
+    map_release(e.cur_one, w);
+    e.cur_one = t;
+  } else {
+    if (e.cur_more_cap == 0)
+      dom.grow_members(e);
+    e.cur_more[0] = t;
+    e.cur_n = 2;
+  }
+  ++t->engine_data;
 }
 
 submit_result sw_engine::submit(worker &w, task *parent, task *t,
@@ -269,9 +286,16 @@ submit_result sw_engine::submit(worker &w, task *parent, task *t,
       e.kind = access::in;
       ++t->engine_data;
       continue;
+    } else if (acc == access::in && !dep_word::lone(word)) {
+      dep_entry &e = *dep_word::full(word);
+      if (e.kind == access::in && e.cur_n == 1 && e.prev_n == 1 &&
+          e.cur_one != t) {
+        join_second_reader(w, *dom, e, l);
+        continue;
+      }
     }
     bool fresh = word == 0; // (a mutexinoutset stage's lock: in apply)
-    apply(w, dom->make_full(addr, word), acc, l, ndeps);
+    apply(w, *dom, dom->make_full(addr, word), acc, l, ndeps);
     dom->make_lone_if_one(word);
     if (fresh)
       dom->log_insert(addr, t);

@@ -54,7 +54,9 @@ private:
 
   void link(worker &w, linker &l, task *pred);
   bool add_successor(worker &w, task *pred, task *succ);
-  void apply(worker &w, dep_entry &e, access acc, linker &l, int ndeps);
+  void apply(worker &w, dep_domain &dom, dep_entry &e, access acc, linker &l,
+             int ndeps);
+  void join_second_reader(worker &w, dep_domain &dom, dep_entry &e, linker &l);
   void release(worker &w, task *t);
   bool acquire_mutexes(task *t);
   void release_mutexes(worker &w, task *t);
