@@ -3,6 +3,7 @@
 // atomic. A lock wait is not a task scheduling point: it spins, yields,
 // then sleeps.
 #include "gomp.hpp"
+#include "omp_api.hpp"
 
 #include "base/backoff.hpp"
 #include "base/error.hpp"
@@ -42,7 +43,8 @@ struct nest_lock {
   // itself there, so relaxed order suffices.
   std::atomic<void *> owner;
 };
-static_assert(sizeof(nest_lock) == 16);
+static_assert(sizeof(nest_lock) == kOmpNestLockSize);
+static_assert(sizeof(std::atomic<int>) == kOmpLockSize);
 
 std::atomic<int> &word(void *lock) {
   return *static_cast<std::atomic<int> *>(lock);
@@ -59,8 +61,6 @@ void *owner_id() {
 
 using namespace weft;
 using namespace weft::gomp;
-
-#define WEFT_OMP_API extern "C" __attribute__((visibility("default")))
 
 WEFT_OMP_API void omp_init_lock(void *lock) { new (lock) std::atomic<int>(0); }
 WEFT_OMP_API void omp_init_lock_with_hint(void *lock, int) {

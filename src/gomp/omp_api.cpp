@@ -1,5 +1,6 @@
 // The omp.h user API: thread and team queries, levels, ICV getters and
 // setters, timers, and the host-only device and memory routines.
+#include "omp_api.hpp"
 #include "gomp.hpp"
 
 #include "base/error.hpp"
@@ -20,13 +21,6 @@
 
 using namespace weft;
 using namespace weft::gomp;
-
-#define WEFT_OMP_API extern "C" __attribute__((visibility("default")))
-
-WEFT_OMP_API int omp_get_team_num(void);
-WEFT_OMP_API std::size_t omp_capture_affinity(char *buf, std::size_t size,
-                                              const char *format);
-WEFT_OMP_API int omp_get_num_teams(void);
 
 namespace {
 // The team `level` levels up from the caller's (level 0 = initial).

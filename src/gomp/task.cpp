@@ -2,6 +2,7 @@
 // detach, depend in GCC's depend arrays), taskwait (and taskwait depend),
 // taskgroup, taskyield and task reductions.
 #include "gomp.hpp"
+#include "omp_api.hpp"
 
 #include "base/backoff.hpp"
 #include "base/error.hpp"
@@ -702,14 +703,13 @@ WEFT_GOMP_API void GOMP_workshare_task_reduction_unregister(bool cancelled) {
     reduction_free(data);
 }
 
-extern "C" __attribute__((visibility("default"))) void
-omp_fulfill_event(void *event) {
+WEFT_OMP_API void omp_fulfill_event(void *event) {
   if (!event)
     fatal("omp_fulfill_event: the event handle is NULL");
   rt().fulfill(static_cast<task *>(event));
 }
 
-extern "C" __attribute__((visibility("default"))) int omp_in_final(void) {
+WEFT_OMP_API int omp_in_final(void) {
   context c = ctx();
   return (c.w->current()->flags & TASK_FINAL) != 0;
 }
