@@ -329,10 +329,13 @@ MISS_PROFILES = {
     "h264dec-fine-on": "reachable on 2 cores (replay's ideal 1.90-1.93x over "
                        "the bodies' 0.0647 s): 1.5x a quiet libgomp at "
                        "0.071 s needs weft at 0.0473 s, 24 ns a task below "
-                       "its 0.0504; weft's runtime instructions a task cut "
-                       "1,681 -> 1,446 (no malloc left on the path), not yet "
-                       "timed quietly (docs/benchmarks.md, 'h264dec-fine-on: "
-                       "the bound, and the second reader's path')",
+                       "its 0.0504; cutting weft's runtime instructions a task "
+                       "by 14% (1,681 -> 1,446) left its time unchanged "
+                       "(quiet: 0.049-0.050 s, 1.46x), so the row is not "
+                       "bound by them but most likely by the wavefront's "
+                       "hand-offs between cores (docs/benchmarks.md, "
+                       "'h264dec-fine-on: the bound, and the second "
+                       "reader's path')",
 }
 
 
