@@ -331,9 +331,11 @@ MISS_PROFILES = {
                        "0.071 s needs weft at 0.0473 s, 24 ns a task below "
                        "its 0.0504; cutting weft's runtime instructions a task "
                        "by 14% (1,681 -> 1,446) left its time unchanged "
-                       "(quiet: 0.049-0.050 s, 1.46x), so the row is not "
-                       "bound by them but most likely by the wavefront's "
-                       "hand-offs between cores (docs/benchmarks.md, "
+                       "(quiet: 0.049-0.050 s, 1.46x); at 2 threads the creator's "
+                       "spawn takes 295-364 ns against 79-81 at 1 (trace "
+                       "summary), stalled on predecessors' cache lines that "
+                       "the other core just closed (perf annotate of "
+                       "submit) (docs/benchmarks.md, "
                        "'h264dec-fine-on: the bound, and the second "
                        "reader's path')",
 }
