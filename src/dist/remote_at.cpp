@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -43,11 +44,13 @@ constexpr std::uint64_t kReplyValue = 0, kReplyGraph = 1, kReplyError = 2,
 // then the incoming ring of `ring` bytes and `slack` bytes past it (a graph
 // never wraps: one that starts near the ring's end runs on into the slack).
 constexpr std::size_t kTopDisp = 0, kTailDisp = 8, kTypesDisp = 16,
-                      kHolesVersionDisp = 24, kHolesDisp = 32, kArenaDisp = 256;
+                      kHolesVersionDisp = 24, kHolesDisp = 32, kBuildDisp = 176,
+                      kArenaDisp = 256;
 // Holes: graphs still live at the tail (a long-running call's) that senders
 // may reserve around, at most this many at a time.
 constexpr std::size_t kMaxPins = 8;
-static_assert(kHolesDisp + 16 + 16 * kMaxPins <= kArenaDisp);
+static_assert(kHolesDisp + 16 + 16 * kMaxPins <= kBuildDisp &&
+              kBuildDisp + 8 <= kArenaDisp);
 constexpr std::size_t kDefaultBytes = std::size_t(256) << 20;
 // The ring restarts once drained past this (restart_if_drained): graphs of
 // up to this size cycle over at most twice as much, which stays in a 1 MiB
@@ -855,6 +858,14 @@ void places_mpi_init(std::size_t bytes) {
   s.release();
   std::uint64_t types = detail::type_table_digest();
   c.publish(kTypesDisp, types);
+  // Closures and types are found on the target by names and hashes, which
+  // another build of the program would map to its own code: the main
+  // program, libweft and libweft_dist must be the same builds everywhere.
+  const void *code[] = {reinterpret_cast<const void *>(&places_mpi_init),
+                        reinterpret_cast<const void *>(&detail::measure_for)};
+  const detail::build_identity build =
+      detail::program_build_identity(code, std::size(code));
+  c.publish(kBuildDisp, build.digest);
   c.bound_before_finish(
       [](void *) { return stuck_in_served(); },
       [](void *, char *text, std::size_t n) { describe_unfinished(text, n); },
@@ -863,6 +874,14 @@ void places_mpi_init(std::size_t bytes) {
   // Type ids travel in object headers: every rank must have registered the
   // same types in the same order (the same binary).
   if (c.rank() != 0) {
+    std::uint64_t root_build = c.fetch_add(0, kBuildDisp, 0);
+    if (root_build != build.digest)
+      c.die("weft::places_mpi_init: this rank runs another build of the "
+            "program or of weft than rank 0 (build digest %016llx, rank 0's "
+            "%016llx; this rank's program has build-id %s): every rank must "
+            "run the same binary",
+            static_cast<unsigned long long>(build.digest),
+            static_cast<unsigned long long>(root_build), build.main_id.c_str());
     std::uint64_t root_types = c.fetch_add(0, kTypesDisp, 0);
     if (root_types != types)
       c.die("its registered types (digest %016llx) differ from rank 0's "

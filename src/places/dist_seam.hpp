@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace weft::detail {
@@ -68,6 +69,16 @@ WEFT_API dist_env read_dist_env(const char *(*lookup)(const char *) = nullptr);
 // A digest of the registered types (names, sizes, masks, in id order):
 // equal on ranks whose graphs can travel between them.
 WEFT_API std::uint64_t type_table_digest();
+// What places_mpi_init compares across ranks, which must run the same
+// build: a digest of the GNU build-ids of the main program and of the
+// objects holding the n code addresses (an object without an id adds only
+// that), and the main program's id as hex ("none" without one).
+struct build_identity {
+  std::uint64_t digest;
+  std::string main_id;
+};
+WEFT_API build_identity program_build_identity(const void *const *code,
+                                               std::size_t n);
 // From any thread (the progress thread): j runs once on a worker of the
 // runtime's native team, the first that is idle (a sleeping one is woken);
 // core/inbox.hpp says what a job may do. Ends the process, naming the job,

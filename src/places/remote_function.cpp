@@ -13,6 +13,8 @@
 //
 // The wire: the offset (8 bytes, host order), the build-id's length (1
 // byte, 0 for an object without one) and its bytes, then the name.
+#include "dist_seam.hpp"
+
 #include <weft/places.hpp>
 
 #include <algorithm>
@@ -278,6 +280,54 @@ std::uintptr_t decode_remote_function(const char *call, int from,
   if (!q.executable)
     refuse_there(call, from, q, " that lies outside the code of that object");
   return q.addr;
+}
+
+namespace {
+
+// The build-ids of the main program (dl_iterate_phdr's first object) and of
+// the objects holding the given code addresses, in that order.
+struct identity_walk {
+  const void *const *code;
+  std::size_t ncode;
+  build_id main;
+  std::uint64_t digest = 1469598103934665603ull; // FNV-1a
+  std::size_t seen = 0;
+};
+
+void fold(std::uint64_t &h, const build_id &id) {
+  const unsigned char len = id.len;
+  h = (h ^ len) * 1099511628211ull;
+  for (std::size_t i = 0; i < id.len; ++i)
+    h = (h ^ id.bytes[i]) * 1099511628211ull;
+}
+
+int identity_of(dl_phdr_info *info, std::size_t, void *arg) {
+  auto &w = *static_cast<identity_walk *>(arg);
+  build_id id;
+  if (w.seen++ == 0) {
+    read_build_id(info, w.main);
+    fold(w.digest, w.main);
+  }
+  for (std::size_t k = 0; k < w.ncode; ++k) {
+    const auto a = reinterpret_cast<std::uintptr_t>(w.code[k]);
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+      const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+      const std::uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
+      if (ph.p_type == PT_LOAD && a >= lo && a - lo < ph.p_memsz) {
+        read_build_id(info, id);
+        fold(w.digest, id);
+      }
+    }
+  }
+  return 0;
+}
+
+} // namespace
+
+build_identity program_build_identity(const void *const *code, std::size_t n) {
+  identity_walk w{code, n, {}};
+  dl_iterate_phdr(identity_of, &w);
+  return {w.digest, id_text(w.main.bytes, w.main.len)};
 }
 
 } // namespace weft::detail
