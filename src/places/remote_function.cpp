@@ -14,6 +14,7 @@
 // The wire: the offset (8 bytes, host order), the build-id's length (1
 // byte, 0 for an object without one) and its bytes, then the name.
 #include "dist_seam.hpp"
+#include "fnv1a.hpp"
 
 #include <weft/places.hpp>
 
@@ -285,40 +286,35 @@ std::uintptr_t decode_remote_function(const char *call, int from,
 namespace {
 
 // The build-ids of the main program (dl_iterate_phdr's first object) and of
-// the objects holding the given code addresses, in that order.
+// the objects whose code holds the given addresses, folded in the loader's
+// order (the same on every rank of one build).
 struct identity_walk {
   const void *const *code;
   std::size_t ncode;
   build_id main;
-  std::uint64_t digest = 1469598103934665603ull; // FNV-1a
-  std::size_t seen = 0;
+  std::uint64_t digest = kFnv1aStart;
+  bool first = true;
 };
 
 void fold(std::uint64_t &h, const build_id &id) {
-  const unsigned char len = id.len;
-  h = (h ^ len) * 1099511628211ull;
-  for (std::size_t i = 0; i < id.len; ++i)
-    h = (h ^ id.bytes[i]) * 1099511628211ull;
+  fnv1a_mix(h, &id.len, 1);
+  fnv1a_mix(h, id.bytes, id.len);
 }
 
 int identity_of(dl_phdr_info *info, std::size_t, void *arg) {
   auto &w = *static_cast<identity_walk *>(arg);
-  build_id id;
-  if (w.seen++ == 0) {
+  if (w.first) {
+    w.first = false;
     read_build_id(info, w.main);
     fold(w.digest, w.main);
   }
-  for (std::size_t k = 0; k < w.ncode; ++k) {
-    const auto a = reinterpret_cast<std::uintptr_t>(w.code[k]);
-    for (int i = 0; i < info->dlpi_phnum; ++i) {
-      const ElfW(Phdr) &ph = info->dlpi_phdr[i];
-      const std::uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
-      if (ph.p_type == PT_LOAD && a >= lo && a - lo < ph.p_memsz) {
-        read_build_id(info, id);
-        fold(w.digest, id);
-      }
+  for (std::size_t k = 0; k < w.ncode; ++k)
+    if (executable_segment_holds(info,
+                                 reinterpret_cast<std::uintptr_t>(w.code[k]))) {
+      build_id id;
+      read_build_id(info, id);
+      fold(w.digest, id);
     }
-  }
   return 0;
 }
 

@@ -1,9 +1,12 @@
 // The handler table of remote at() calls (detail::register_remote): filled
 // during static initialisation, read by the progress thread of src/dist.
+#include "fnv1a.hpp"
+
 #include <weft/places.hpp>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -23,16 +26,15 @@ table &handlers() {
   static table t;
   return t;
 }
-std::uint64_t fnv1a(const char *s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (; *s; ++s)
-    h = (h ^ static_cast<unsigned char>(*s)) * 1099511628211ull;
+std::uint64_t handler_id(const char *key) {
+  std::uint64_t h = kFnv1aStart;
+  fnv1a_mix(h, key, std::strlen(key));
   return h | 1; // never 0
 }
 } // namespace
 
 std::uint64_t register_remote(const char *key, remote_serve_fn fn) {
-  std::uint64_t id = fnv1a(key);
+  std::uint64_t id = handler_id(key);
   table &t = handlers();
   std::lock_guard<std::mutex> lk(t.lock);
   auto [it, fresh] = t.map.try_emplace(id, entry{key, fn});

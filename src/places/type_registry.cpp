@@ -1,6 +1,7 @@
 #include "type_registry.hpp"
 
 #include "dist_seam.hpp"
+#include "fnv1a.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -200,11 +201,8 @@ std::uint32_t register_members(const char *name, std::size_t size,
 namespace weft::detail {
 
 std::uint64_t type_table_digest() {
-  std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&h](const void *p, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i)
-      h = (h ^ static_cast<const unsigned char *>(p)[i]) * 1099511628211ull;
-  };
+  std::uint64_t h = kFnv1aStart;
+  auto mix = [&h](const void *p, std::size_t n) { fnv1a_mix(h, p, n); };
   std::size_t n = places::g_count.load(std::memory_order_acquire);
   for (std::size_t id = 0; id < n; ++id) {
     const places::type_record *t = places::g_types[id];
