@@ -125,22 +125,27 @@ public:
       queue_.push_back(k);
     }
     dispatch(0);
-    while (!events_.empty() || !unit_events_.empty()) {
-      event e;
-      if (unit_events_.empty() ||
-          (!events_.empty() && unit_events_.front() > events_.top())) {
-        e = events_.top();
-        events_.pop();
-      } else {
-        e = unit_events_.front();
-        unit_events_.pop_front();
+    uint64_t now = 0;
+    do {
+      while (!events_.empty() || !unit_events_.empty()) {
+        event e;
+        if (unit_events_.empty() ||
+            (!events_.empty() && unit_events_.front() > events_.top())) {
+          e = events_.top();
+          events_.pop();
+        } else {
+          e = unit_events_.front();
+          unit_events_.pop_front();
+        }
+        ++res_.events;
+        now = e.time;
+        handle(e);
+        dispatch(now);
       }
-      ++res_.events;
-      handle(e);
-      dispatch(e.time);
-      if (events_.empty() && unit_events_.empty())
-        serialize_stalled(e.time);
-    }
+      // Nothing is left to happen. A serialized child may stall at once on
+      // its own child (its first step a create) without an event: then
+      // serialize again.
+    } while (serialize_stalled(now));
     if (completed_ != expected_)
       deadlock();
     res_.tasks = completed_;
@@ -532,7 +537,8 @@ private:
   // waiting on them could free: the oldest stalled creator whose earlier
   // children have all completed runs its child in place, outside the unit,
   // as the core serializes a task the engine keeps refusing.
-  void serialize_stalled(uint64_t now) {
+  // False if no stalled creator qualifies.
+  bool serialize_stalled(uint64_t now) {
     for (auto it = stalled_.begin(); it != stalled_.end(); ++it) {
       uint32_t k = *it;
       if (t_[k].children != 0)
@@ -544,8 +550,9 @@ private:
       ++res_.serialized;
       resume(k);
       dispatch(now);
-      return;
+      return true;
     }
+    return false;
   }
 
   static const char *wait_name(waits w) {
