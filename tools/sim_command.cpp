@@ -30,6 +30,22 @@ struct sim_options {
   bool no_plot = false;
 };
 
+// The task graph of the trace at `path`. The reader's errors name the file
+// and the byte; the builder's (an inconsistent trace: "trace: task 7: ...")
+// get the file's name here: "trace FILE: task 7: ...".
+trace::task_graph load_graph(const std::string &path) {
+  trace::trace_data data = trace::read(path);
+  try {
+    return trace::build_graph(data);
+  } catch (const trace::error &e) {
+    std::string what = e.what();
+    const std::string prefix = "trace: ";
+    if (what.compare(0, prefix.size(), prefix) == 0)
+      what.erase(0, prefix.size());
+    throw trace::error("trace " + path + ": " + what);
+  }
+}
+
 // g with each work step at its minimum over g and the graphs of the other
 // recordings (the same program: the same tasks and steps, else an error
 // naming the first difference): a task preempted by the OS in one
@@ -168,7 +184,7 @@ int run_sim(const sim_options &o) {
   bool tty = isatty(2) != 0;
   if (tty)
     std::fprintf(stderr, "weft sim: reading %s", o.trace.c_str());
-  trace::task_graph g = trace::build_graph(trace::read(o.trace));
+  trace::task_graph g = load_graph(o.trace);
   if (tty)
     std::fprintf(stderr, "\r%*s\r", static_cast<int>(o.trace.size() + 18), "");
   if (!o.phase.empty())
@@ -176,7 +192,7 @@ int run_sim(const sim_options &o) {
   else if (o.span == "tasks")
     sim::trim_serial_ends(g);
   for (const std::string &other : o.min_over) {
-    trace::task_graph h = trace::build_graph(trace::read(other));
+    trace::task_graph h = load_graph(other);
     if (!o.phase.empty())
       h = trace::select_phase(h, o.phase);
     take_minimum(g, o.trace, other, h);

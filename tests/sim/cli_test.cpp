@@ -193,3 +193,23 @@ TEST_F(SimCli, UnknownPhaseIsAnError) {
   EXPECT_NE(o.output.find("no phase 'timed' in the trace"), std::string::npos)
       << o.output;
 }
+
+// A trace whose segments overlap on one thread (a spawn segment and the
+// body of a task run in place inside it) is refused before any replay,
+// naming the file, the thread, both tasks and their times; the same for a
+// --min-over recording.
+TEST_F(SimCli, OverlappingSegmentsAreAnErrorNamingTheFile) {
+  std::string bad = weft::trace_test::spawn_overlapping_a_body().write();
+  const std::string what =
+      "weft sim: trace " + bad + ": " + weft::trace_test::kSpawnOverlapsABody;
+  outcome o =
+      weft_sim(bad + " --model nexus --param pool=4 --no-plot --out " + dir_);
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find(what + "\n"), std::string::npos) << o.output;
+  std::string stem = std::filesystem::path(bad).stem().string();
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/sim-" + stem + ".csv"));
+  o = weft_sim(trace_ + " --min-over " + bad + " --no-plot --out " + dir_);
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find(what + "\n"), std::string::npos) << o.output;
+  std::remove(bad.c_str());
+}

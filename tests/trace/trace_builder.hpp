@@ -144,6 +144,25 @@ private:
   inline static int serial_ = 0;
 };
 
+// A trace that build_graph refuses: on thread 0, task 3's spawn segment
+// overlaps the body of task 2, an undeferred task run inside it (as an
+// estimated spawn segment too long for its thread would); its message,
+// after "trace: " (build_graph) or "trace FILE: " (weft sim).
+inline trace_builder spawn_overlapping_a_body() {
+  trace_builder b;
+  b.root(0, 1, 0);
+  b.create(0, 100, 3, 1);
+  b.overhead(0, 100, 200, trace::overhead_kind::spawn, 3);
+  b.create(0, 150, 2, 1, {}, trace::flag_undeferred);
+  b.run(0, 200, 400, 2);
+  b.run(1, 500, 600, 3);
+  b.end(0, 700, 1);
+  return b;
+}
+inline const char *const kSpawnOverlapsABody =
+    "thread 0: task 3's spawn segment [100, 300] overlaps task 2's body "
+    "[200, 400] (ns since the trace's start)";
+
 // build_graph's error message for b's trace, or "" when it builds.
 inline std::string graph_error(trace_builder &b) {
   try {

@@ -240,3 +240,142 @@ TEST(TraceGraph, InconsistentTracesNameTheTask) {
         << graph_error(b);
   }
 }
+
+// On one thread, overhead segments lie outside task bodies and waits: a body
+// or a wait may hold a whole segment, none may begin or end inside one
+// (docs/trace-format.md, Overhead kinds). A file that breaks this is
+// refused naming both, with their times.
+TEST(TraceGraph, OverheadOverlappingABodyOrAWaitIsRefused) {
+  // A spawn segment that a task run in place right after it begins inside
+  // (an estimated segment too long for its thread).
+  {
+    trace_builder b = weft::trace_test::spawn_overlapping_a_body();
+    EXPECT_EQ(graph_error(b),
+              std::string("trace: ") + weft::trace_test::kSpawnOverlapsABody);
+  }
+  // A body that ends inside a segment begun in it.
+  {
+    trace_builder b;
+    b.root(0, 1, 0);
+    b.create(0, 10, 2, 1, {}, wt::flag_undeferred);
+    b.begin(0, 50, 2);
+    b.create(0, 100, 4, 2);
+    b.overhead(0, 100, 200, wt::overhead_kind::spawn, 4);
+    b.end(0, 200, 2);
+    b.run(1, 400, 500, 4);
+    b.end(0, 700, 1);
+    EXPECT_EQ(graph_error(b),
+              "trace: thread 0: task 4's spawn segment [100, 300] overlaps "
+              "task 2's body [50, 200] (ns since the trace's start)");
+  }
+  // A whole body inside a schedule segment of no task.
+  {
+    trace_builder b;
+    b.root(0, 1, 0);
+    b.create(0, 10, 2, 1);
+    b.wait_begin(0, 20, 1, wt::wait_kind::taskwait);
+    b.overhead(1, 100, 100, wt::overhead_kind::schedule, 0);
+    b.root(1, 9, 100);
+    b.run(1, 120, 150, 2);
+    b.end(1, 300, 9);
+    b.wait_end(0, 400, 1, wt::wait_kind::taskwait);
+    b.end(0, 500, 1);
+    EXPECT_EQ(graph_error(b),
+              "trace: thread 1: a schedule segment of no task [100, 200] "
+              "overlaps task 2's body [120, 150] (ns since the trace's "
+              "start)");
+  }
+  // A wait that begins inside its task's spawn segment.
+  {
+    trace_builder b;
+    b.root(0, 1, 0);
+    b.create(0, 100, 2, 1);
+    b.overhead(0, 100, 200, wt::overhead_kind::spawn, 2);
+    b.wait_begin(0, 250, 1, wt::wait_kind::taskwait);
+    b.run(1, 260, 270, 2);
+    b.wait_end(0, 500, 1, wt::wait_kind::taskwait);
+    b.end(0, 600, 1);
+    EXPECT_EQ(graph_error(b),
+              "trace: thread 0: task 2's spawn segment [100, 300] overlaps "
+              "task 1's wait [250, 500] (ns since the trace's start)");
+  }
+  // A wait that ends inside a segment begun in it.
+  {
+    trace_builder b;
+    b.root(0, 1, 0);
+    b.create(0, 100, 2, 1);
+    b.wait_begin(0, 150, 1, wt::wait_kind::taskwait);
+    b.run(1, 160, 170, 2);
+    b.overhead(0, 200, 100, wt::overhead_kind::finish, 2);
+    b.wait_end(0, 250, 1, wt::wait_kind::taskwait);
+    b.end(0, 600, 1);
+    EXPECT_EQ(graph_error(b),
+              "trace: thread 0: task 2's finish segment [200, 300] overlaps "
+              "task 1's wait [150, 250] (ns since the trace's start)");
+  }
+}
+
+// What the format allows: a segment inside a body (a spawn in its
+// creator's), a schedule segment ending where its task begins, a finish
+// segment beginning where a body ended, and segments on another thread.
+TEST(TraceGraph, OverheadSegmentsBetweenOrInsideBodiesAreAccepted) {
+  trace_builder b;
+  b.root(0, 1, 0);
+  b.create(0, 100, 2, 1);
+  b.overhead(0, 100, 50, wt::overhead_kind::spawn, 2);
+  b.create(0, 150, 3, 1);
+  b.overhead(0, 150, 50, wt::overhead_kind::spawn, 3);
+  b.wait_begin(0, 200, 1, wt::wait_kind::taskwait);
+  b.overhead(0, 200, 100, wt::overhead_kind::schedule, 2);
+  b.run(0, 300, 400, 2);
+  b.overhead(0, 400, 100, wt::overhead_kind::finish, 2);
+  b.overhead(1, 150, 300, wt::overhead_kind::schedule, 3);
+  b.root(1, 9, 100);
+  b.run(1, 450, 500, 3);
+  b.end(1, 600, 9);
+  b.wait_end(0, 500, 1, wt::wait_kind::taskwait);
+  b.end(0, 600, 1);
+  EXPECT_EQ(graph_error(b), "");
+  wt::task_graph g = wt::build_graph(b.data());
+  // 0..100, then spawns until the wait at 200; 500..600 after it.
+  std::vector<std::pair<step_kind, uint64_t>> want = {{step_kind::work, 100},
+                                                      {step_kind::create, 2},
+                                                      {step_kind::create, 3},
+                                                      {step_kind::taskwait, 0},
+                                                      {step_kind::work, 100}};
+  EXPECT_EQ(steps_of(g, 1), want);
+}
+
+// A wait is recorded by its task's thread while the task is the innermost
+// one running there.
+TEST(TraceGraph, WaitsNestWithTheTasksOfTheirThread) {
+  {
+    trace_builder b;
+    b.root(0, 1, 0);
+    b.root(1, 9, 0);
+    b.wait_begin(1, 10, 1, wt::wait_kind::taskwait);
+    EXPECT_EQ(graph_error(b), "trace: task 1: wait_begin on thread 1, but it "
+                              "runs on thread 0");
+  }
+  {
+    trace_builder b;
+    b.root(0, 1, 0);
+    b.create(0, 10, 2, 1);
+    b.wait_begin(0, 20, 1, wt::wait_kind::taskwait);
+    b.begin(0, 30, 2);
+    b.wait_end(0, 40, 1, wt::wait_kind::taskwait);
+    b.end(0, 50, 2);
+    b.end(0, 60, 1);
+    EXPECT_EQ(graph_error(b), "trace: task 1: wait_end while task 2, begun "
+                              "inside it on thread 0, has not ended");
+  }
+  {
+    trace_builder b;
+    b.root(0, 1, 0);
+    b.create(0, 10, 2, 1, {}, wt::flag_undeferred);
+    b.begin(0, 20, 2);
+    b.wait_begin(0, 30, 1, wt::wait_kind::taskwait);
+    EXPECT_EQ(graph_error(b), "trace: task 1: wait_begin while task 2, begun "
+                              "inside it on thread 0, has not ended");
+  }
+}

@@ -16,10 +16,19 @@ enum class life : uint8_t { created, running, ended };
 // waiting[task]: 0, in a wait_begin .. wait_end, or joining its region.
 constexpr uint8_t kWaiting = 1, kJoining = 2;
 
+// A recorded overhead segment (docs/trace-format.md, Overhead kinds).
+struct segment {
+  uint64_t task = 0; // the task it was for (0: none)
+  uint8_t kind = 0;  // overhead_kind
+  uint64_t start = 0, end = 0;
+};
+
 struct thread_state {
   std::vector<uint32_t> stack; // tasks begun on the thread, innermost last
+  std::vector<uint64_t> waits; // begin times of its open waits, innermost last
   uint64_t last = 0;           // time up to which the thread is accounted
   uint64_t ov_start = 0, ov_end = 0; // the current recorded overhead
+  segment seg; // of the recorded segments, the one that ends last
 };
 
 struct builder {
@@ -79,6 +88,11 @@ struct builder {
     uint32_t first_arg, nargs;
   };
   std::vector<exact_wait> exact_waits;
+  // Tasks whose body began inside an overhead segment of their thread: the
+  // segment, reported with the body once it ends (overlap_check).
+  std::unordered_map<uint32_t, segment> begun_inside;
+  // The same for waits, by waiting task.
+  std::unordered_map<uint32_t, segment> wait_begun_inside;
 
   explicit builder(const trace_data &td) : t(td) {}
 
@@ -129,6 +143,61 @@ struct builder {
            std::string(record) + (state[task] == life::created
                                       ? " before its task_begin"
                                       : " after its task_end"));
+  }
+
+  // A wait is recorded by the waiting task's thread, while the task is the
+  // innermost one running there (the tasks run during the wait have ended).
+  void innermost(const thread_state &ts, uint32_t k, const record &r,
+                 const char *what) const {
+    if (g.tasks[k].worker != r.thread)
+      fail(r.task, std::string(what) + " on thread " +
+                       std::to_string(r.thread) + ", but it runs on thread " +
+                       std::to_string(g.tasks[k].worker));
+    if (ts.stack.back() != k)
+      fail(r.task, std::string(what) + " while task " +
+                       std::to_string(g.tasks[ts.stack.back()].id) +
+                       ", begun inside it on thread " +
+                       std::to_string(r.thread) + ", has not ended");
+  }
+
+  // Overhead segments lie outside task bodies and waits on their thread
+  // (docs/trace-format.md, Overhead kinds): a body or a wait may hold a
+  // whole segment (a spawn inside its creator's body), but none begins or
+  // ends strictly inside one. Else the work the replay gets from the
+  // timeline is wrong (the overlap is taken from both), so the trace is
+  // refused, naming both. Segments that overlap each other count as one
+  // (their union, as advance takes them), named after the one that ends
+  // last.
+  static bool inside(const thread_state &ts, uint64_t time) {
+    return ts.ov_start < time && time < ts.ov_end;
+  }
+
+  [[noreturn]] void overlap(uint16_t th, const segment &s, uint64_t id,
+                            const char *what, uint64_t from,
+                            uint64_t to) const {
+    const char *kind = name(overhead_kind(s.kind));
+    std::string seg =
+        s.task != 0
+            ? "task " + std::to_string(s.task) + "'s " + kind + " segment"
+            : std::string("a ") + kind + " segment of no task";
+    throw error("trace: thread " + std::to_string(th) + ": " + seg + " [" +
+                std::to_string(s.start) + ", " + std::to_string(s.end) +
+                "] overlaps task " + std::to_string(id) + "'s " + what + " [" +
+                std::to_string(from) + ", " + std::to_string(to) +
+                "] (ns since the trace's start)");
+  }
+
+  // At the end (time `to`) of task k's body or wait, begun at `from` on
+  // thread th: fails if it began or ends inside an overhead segment.
+  void overlap_check(std::unordered_map<uint32_t, segment> &begun, uint32_t k,
+                     uint16_t th, const char *what, uint64_t from,
+                     uint64_t to) {
+    const thread_state &ts = threads[th];
+    if (!begun.empty())
+      if (auto it = begun.find(k); it != begun.end())
+        overlap(th, it->second, g.tasks[k].id, what, from, to);
+    if (inside(ts, to))
+      overlap(th, ts.seg, g.tasks[k].id, what, from, to);
   }
 
   // The siblings that a child of `parent` with these dependences depends
@@ -229,6 +298,8 @@ struct builder {
       fail(r.task, "begins twice");
     thread_state &ts = thread(r.thread);
     advance(ts, r.time);
+    if (inside(ts, r.time))
+      begun_inside.emplace(k, ts.seg);
     ts.stack.push_back(k);
     state[k] = life::running;
     g.tasks[k].worker = r.thread;
@@ -254,6 +325,8 @@ struct builder {
       fail(r.task, "ends inside a wait");
     if (open_region[k] != kNone)
       fail(r.task, "ends inside a parallel region");
+    overlap_check(begun_inside, k, r.thread, "body", g.tasks[k].begin_ns,
+                  r.time);
     advance(ts, r.time);
     flush(k);
     ts.stack.pop_back();
@@ -270,9 +343,14 @@ struct builder {
       fail(r.task, waiting[k] == kJoining
                        ? "wait_begin while joining its region"
                        : "wait_begin inside a wait");
-    advance(thread(r.thread), r.time);
+    thread_state &ts = thread(r.thread);
+    innermost(ts, k, r, "wait_begin");
+    advance(ts, r.time);
     flush(k);
     waiting[k] = kWaiting;
+    ts.waits.push_back(r.time);
+    if (inside(ts, r.time))
+      wait_begun_inside.emplace(k, ts.seg);
     std::size_t first = g.deps.size();
     read_deps(i, r.task);
     switch (wait_kind(r.sub)) {
@@ -307,7 +385,13 @@ struct builder {
     uint32_t k = known(r.task, "wait_end");
     if (waiting[k] != kWaiting)
       fail(r.task, "wait_end without a wait_begin");
-    advance(thread(r.thread), r.time);
+    thread_state &ts = thread(r.thread);
+    innermost(ts, k, r, "wait_end");
+    overlap_check(wait_begun_inside, k, r.thread, "wait", ts.waits.back(),
+                  r.time);
+    wait_begun_inside.erase(k);
+    ts.waits.pop_back();
+    advance(ts, r.time);
     waiting[k] = 0;
   }
 
@@ -341,6 +425,8 @@ struct builder {
   void on_overhead(const record &r) {
     thread_state &ts = thread(r.thread);
     advance(ts, r.time);
+    if (r.time + r.arg >= ts.seg.end)
+      ts.seg = segment{r.task, r.sub, r.time, r.time + r.arg};
     if (r.time < ts.ov_end) {
       ts.ov_end = std::max(ts.ov_end, r.time + r.arg);
     } else {
