@@ -28,6 +28,10 @@ public:
   virtual ~model() = default;
   // On the creating core, before the new task reaches the scheduler.
   virtual uint64_t spawn_ps(uint32_t /*ndeps*/) const { return 0; }
+  // On the creating core too, once for a new task with at least one
+  // predecessor that ran, or is running, on another core (whose cache holds
+  // that predecessor's descriptor).
+  virtual uint64_t spawn_remote_ps() const { return 0; }
   // On the core that starts a task, before its body (explicit tasks only:
   // roots and a region's implicit tasks are not scheduled).
   virtual uint64_t schedule_ps() const { return 0; }

@@ -48,6 +48,7 @@ struct task_state {
   uint32_t wait_count = 0;
   uint32_t pending_child = kNone; // the child a pool stall holds back
   uint32_t ready_core = kNone;    // the core whose completion readied it
+  uint32_t core = kNone;          // the core it runs or last ran on
   waits wait = waits::none;
   uint8_t flags = 0;
 };
@@ -97,6 +98,8 @@ public:
     for (const trace::step &s : g.steps)
       if (s.type == step_kind::work)
         res_.work_ps += s.value * kPsPerNs;
+    if (m.spawn_remote_ps() > 0)
+      index_preds();
   }
 
   result run() {
@@ -163,6 +166,34 @@ private:
 
   const trace::task_node &node(uint32_t k) const { return g_.tasks[k]; }
 
+  // preds_[first_pred_[k] .. first_pred_[k + 1]): the tasks k depends on.
+  void index_preds() {
+    first_pred_.assign(g_.tasks.size() + 1, 0);
+    for (std::size_t k = 0; k < g_.tasks.size(); ++k)
+      first_pred_[k + 1] = first_pred_[k] + g_.tasks[k].npreds;
+    preds_.resize(first_pred_.back());
+    std::vector<uint32_t> fill(first_pred_.begin(), first_pred_.end() - 1);
+    for (uint32_t k = 0; k < g_.tasks.size(); ++k) {
+      const trace::task_node &n = node(k);
+      for (uint32_t i = 0; i < n.nsuccs; ++i)
+        preds_[fill[g_.succs[n.first_succ + i]]++] = k;
+    }
+  }
+
+  // What core c pays to create `child`: the model's spawn cost, and its
+  // remote charge if a predecessor ran or runs on another core.
+  uint64_t spawn_cost(uint32_t child, uint32_t c) const {
+    uint64_t cost = m_.spawn_ps(node(child).ndeps);
+    if (preds_.empty())
+      return cost;
+    for (uint32_t i = first_pred_[child]; i < first_pred_[child + 1]; ++i) {
+      const task_state &p = t_[preds_[i]];
+      if ((p.flags & started) && p.core != c)
+        return cost + m_.spawn_remote_ps();
+    }
+    return cost;
+  }
+
   void handle(const event &e) {
     switch (e.kind) {
     case ev::proceed:
@@ -207,6 +238,7 @@ private:
       idle_.erase(it);
       const bool local = c == s.ready_core;
       s.ready_core = kNone;
+      s.core = c;
       core_task_[c] = k;
       if (!(s.flags & started)) {
         s.flags |= started;
@@ -263,7 +295,7 @@ private:
       if (st.type == step_kind::create) {
         ++s.step;
         uint32_t child = static_cast<uint32_t>(st.value);
-        uint64_t cost = m_.spawn_ps(node(child).ndeps);
+        uint64_t cost = spawn_cost(child, c);
         if (cost > 0) {
           push(now + cost, ev::submit, c, child);
           return;
@@ -603,6 +635,7 @@ private:
   std::vector<region_state> r_;
   std::vector<uint32_t> core_task_;
   std::vector<uint32_t> idle_;
+  std::vector<uint32_t> first_pred_, preds_; // index_preds
   std::deque<uint32_t> queue_;
   std::deque<uint32_t> stalled_;
   std::priority_queue<event, std::vector<event>, std::greater<event>> events_;

@@ -32,6 +32,7 @@ constexpr int kBatch = 48;
 constexpr int kRounds = 400;         // batches per dependence count
 constexpr int kTrials = 4000;        // schedule-latency samples
 constexpr long kTaskwaits = 1000000; // taskwaits per timing
+constexpr int kRemoteRounds = 200;   // batches per count and placement
 
 struct calibrate_options {
   std::string out;
@@ -218,6 +219,136 @@ double schedule_cost() {
   return median(samples);
 }
 
+// spawn_remote_ns: the median over n = 1..kMaxDeps of what spawning a task
+// whose n predecessors ran on the other worker costs more than one whose n
+// predecessors ran on the spawning one. Measured flat in n (2026-11-28,
+// docs/simulator.md: 33-36 ns, or 201-211 in this machine's slow mode, at
+// every n from 2 to 15): the first remote predecessor pays, the others'
+// misses overlap it; so one cost per task, not per dependence.
+double remote_extra(const std::vector<double> &local,
+                    const std::vector<double> &remote) {
+  std::vector<double> extra;
+  for (size_t n = 1; n < local.size(); ++n)
+    extra.push_back(remote[n] - local[n]);
+  return median(extra);
+}
+
+// Lines of its own: the spinning worker must not share one with what the
+// timed loop writes.
+struct alignas(128) blocker {
+  std::atomic<bool> started{false};
+  std::atomic<bool> release{false};
+  int worker = -1;
+};
+
+// Keeps the worker that takes it busy until released, so that it neither
+// runs nor steals the creator's tasks meanwhile.
+void blocker_body(void *arg) {
+  g_ran.fetch_add(1, std::memory_order_relaxed);
+  blocker *b = static_cast<blocker *>(arg);
+  b->worker = weft_thread_id();
+  b->started.store(true, std::memory_order_release);
+  while (!b->release.load(std::memory_order_acquire)) {
+  }
+}
+
+// A predecessor: records the worker that ran it in its int.
+void pred_body(void *arg) {
+  *static_cast<int *>(arg) = weft_thread_id();
+  g_ran.fetch_add(1, std::memory_order_release);
+}
+
+void wait_started(blocker &b) {
+  while (!b.started.load(std::memory_order_acquire)) {
+  }
+  if (b.worker != 1) {
+    std::fprintf(stderr,
+                 "%s: the blocker ran on worker %d, expected the idle "
+                 "worker 1\n",
+                 kWho, b.worker);
+    std::exit(1);
+  }
+}
+
+void taskgroup_or_die(bool begin) {
+  if (int rc = begin ? weft_taskgroup_begin() : weft_taskgroup_end();
+      rc != WEFT_OK)
+    die(begin ? "weft_taskgroup_begin" : "weft_taskgroup_end", rc);
+}
+
+// spawn_remote(n), 2 workers: the time of a loop of kBatch weft_spawn
+// calls (worker 0) of tasks with n inout dependences, each on an address of
+// its own whose last writer, a predecessor task without other dependences,
+// has run and retired, on worker 1 (remote) or on worker 0 (local).
+// Worker 1 is kept busy by a blocker task during the timed loop in both
+// placements (no steal); the predecessors run in taskgroups of at most
+// kBatch (below the throttle's window): remote ones while worker 0 spins
+// outside weft until they ran, local ones in taskgroup_end with worker 1
+// blocked; every predecessor's worker is checked. Median per n and
+// placement over kRemoteRounds, placements alternating.
+void spawn_placed_costs(std::vector<long> &buf, std::vector<double> &local,
+                        std::vector<double> &remote) {
+  std::vector<std::vector<double>> samples[2];
+  samples[0].resize(kMaxDeps + 1);
+  samples[1].resize(kMaxDeps + 1);
+  std::vector<int> ran_on(static_cast<size_t>(kBatch * kMaxDeps));
+  weft_dep deps[kMaxDeps];
+  for (int round = 0; round < kRemoteRounds; ++round)
+    for (int n = 0; n <= kMaxDeps; ++n)
+      for (int r = 0; r < 2; ++r) {
+        bool far = (r + round) % 2 == 1; // alternate which placement is first
+        int want = far ? 1 : 0;
+        int preds = kBatch * n;
+        blocker b;
+        if (!far) {
+          spawn_or_die(blocker_body, &b, nullptr, 0);
+          wait_started(b);
+        }
+        for (int first = 0; first < preds; first += kBatch) {
+          int last = std::min(preds, first + kBatch);
+          long ran0 = g_ran.load(std::memory_order_relaxed);
+          taskgroup_or_die(true);
+          for (int p = first; p < last; ++p) {
+            ran_on[static_cast<size_t>(p)] = -1;
+            weft_dep out{&buf[static_cast<size_t>(p)], WEFT_INOUT};
+            spawn_or_die(pred_body, &ran_on[static_cast<size_t>(p)], &out, 1);
+          }
+          if (far)
+            while (g_ran.load(std::memory_order_acquire) - ran0 <
+                   last - first) {
+            }
+          taskgroup_or_die(false); // retired (and, locally, run here)
+        }
+        for (int p = 0; p < preds; ++p)
+          if (ran_on[static_cast<size_t>(p)] != want) {
+            std::fprintf(stderr,
+                         "%s: a %s predecessor ran on worker %d, expected "
+                         "%d\n",
+                         kWho, far ? "remote" : "local",
+                         ran_on[static_cast<size_t>(p)], want);
+            std::exit(1);
+          }
+        if (far) {
+          spawn_or_die(blocker_body, &b, nullptr, 0);
+          wait_started(b);
+        }
+        double t0 = now_ns();
+        for (int i = 0; i < kBatch; ++i) {
+          for (int k = 0; k < n; ++k)
+            deps[k] = {&buf[static_cast<size_t>(i * n + k)], WEFT_INOUT};
+          spawn_or_die(count_body, nullptr, n ? deps : nullptr, n);
+        }
+        samples[far][static_cast<size_t>(n)].push_back((now_ns() - t0) /
+                                                       kBatch);
+        b.release.store(true, std::memory_order_release);
+        timed_taskwait();
+      }
+  for (int n = 0; n <= kMaxDeps; ++n) {
+    local.push_back(median(samples[0][static_cast<size_t>(n)]));
+    remote.push_back(median(samples[1][static_cast<size_t>(n)]));
+  }
+}
+
 void start(int threads) {
   if (int rc = weft_init(threads); rc != WEFT_OK)
     die("weft_init", rc);
@@ -271,6 +402,11 @@ int calibrate(const calibrate_options &o) {
   double schedule = schedule_cost();
   check_deferred("schedule probes", &deferred);
   stop();
+  start(2);
+  std::vector<double> local, remote;
+  spawn_placed_costs(buf, local, remote);
+  check_deferred("remote predecessor batches (2 threads)", &deferred);
+  stop();
   // Every task spawned ran: the batches were real work for the runtime.
   if (g_ran.load() != g_spawned) {
     std::fprintf(stderr, "%s: %ld tasks ran, %ld spawned\n", kWho, g_ran.load(),
@@ -288,6 +424,7 @@ int calibrate(const calibrate_options &o) {
   j["finish_base_ns"] = f.base;
   j["finish_per_dep_ns"] = f.per_dep;
   j["taskwait_ns"] = taskwait;
+  j["spawn_remote_ns"] = remote_extra(local, remote);
 
   fs::path path =
       (o.out.empty() ? fs::path(".") : fs::path(o.out)) / "calibration.json";
@@ -306,10 +443,12 @@ int calibrate(const calibrate_options &o) {
     std::fprintf(stderr, "%s: writing %s failed\n", kWho, path.c_str());
     return 1;
   }
-  std::printf("deps  spawn ns  finish ns   (medians; the fit's lines below)\n");
+  std::printf("deps  spawn ns  finish ns  spawn after local / remote "
+              "predecessors ns   (medians; the fits below)\n");
   for (int n = 0; n <= kMaxDeps; ++n)
-    std::printf("%4d  %8.1f  %9.1f\n", n, spawn[static_cast<size_t>(n)],
-                finish[static_cast<size_t>(n)]);
+    std::printf("%4d  %8.1f  %9.1f  %8.1f / %8.1f\n", n,
+                spawn[static_cast<size_t>(n)], finish[static_cast<size_t>(n)],
+                local[static_cast<size_t>(n)], remote[static_cast<size_t>(n)]);
   std::printf("%s\n%s\n", j.dump(2).c_str(), path.c_str());
   std::printf("deferred tasks: %llu of %ld (none in place)\n",
               (unsigned long long)deferred, g_spawned);

@@ -1,6 +1,7 @@
 // weft's software runtime: per-operation costs measured by `weft calibrate`
 // (a JSON file of ns: spawn_base_ns, spawn_per_dep_ns, schedule_ns,
-// finish_base_ns, finish_per_dep_ns, taskwait_ns), all on the cores.
+// finish_base_ns, finish_per_dep_ns, taskwait_ns, spawn_remote_ns), all on
+// the cores.
 #include "../model.hpp"
 
 #include <nlohmann/json.hpp>
@@ -42,11 +43,15 @@ public:
     finish_base_ = get("finish_base_ns");
     finish_dep_ = get("finish_per_dep_ns");
     taskwait_ = get("taskwait_ns");
+    remote_ = get("spawn_remote_ns");
   }
 
   uint64_t spawn_ps(uint32_t ndeps) const override {
     return spawn_base_ + ndeps * spawn_dep_;
   }
+  // spawn_remote_ns: calibrate measured it flat in the number of remote
+  // predecessors (2 to 15), so it is charged once per task.
+  uint64_t spawn_remote_ps() const override { return remote_; }
   uint64_t schedule_ps() const override { return schedule_; }
   // schedule_ns is a hand-off to another, idle worker (weft calibrate); a
   // successor the retiring worker runs next pays no hand-off, and its take
@@ -60,7 +65,7 @@ public:
 
 private:
   uint64_t spawn_base_, spawn_dep_, schedule_, finish_base_, finish_dep_,
-      taskwait_;
+      taskwait_, remote_;
 };
 
 } // namespace

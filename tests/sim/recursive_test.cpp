@@ -53,7 +53,7 @@ protected:
     std::ofstream f(calibration_);
     f << R"({"spawn_base_ns": 120, "spawn_per_dep_ns": 40, "schedule_ns": 60,
              "finish_base_ns": 90, "finish_per_dep_ns": 30,
-             "taskwait_ns": 50})";
+             "taskwait_ns": 50, "spawn_remote_ns": 100})";
   }
   static void TearDownTestSuite() { std::remove(calibration_.c_str()); }
 

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace wt = weft::trace;
@@ -297,9 +298,65 @@ TEST(SimSchedule, SerializedChildThatStallsAtOnceIsSerializedInTurn) {
   replays_serializing(b, 4, 2);
 }
 
+// Writes a calibration file for the sw model: spawn 10 + 5/dep, schedule 7,
+// finish 20 + 3/dep, taskwait 11, and `remote` per task with a predecessor
+// run on another core; returns its path.
+std::string write_calibration(const std::string &what, int remote) {
+  std::string path = std::string(::testing::TempDir()) + "weft_sim_calib_" +
+                     what + "_" + std::to_string(getpid()) + ".json";
+  std::ofstream f(path);
+  f << R"({"spawn_base_ns": 10, "spawn_per_dep_ns": 5, "schedule_ns": 7,
+           "finish_base_ns": 20, "finish_per_dep_ns": 3, "taskwait_ns": 11,
+           "spawn_remote_ns": )"
+    << remote << "}";
+  return path;
+}
+
+// The makespans under sw on `cores` cores with the remote charge 40 and
+// without it (0), the other costs as write_calibration's.
+std::pair<double, double> sw_remote_and_not(trace_builder &b, uint32_t cores) {
+  std::string remote = write_calibration("remote", 40),
+              none = write_calibration("none", 0);
+  std::pair<double, double> out{
+      makespan(b, "sw", cores, {"calibration=" + remote}),
+      makespan(b, "sw", cores, {"calibration=" + none})};
+  std::remove(remote.c_str());
+  std::remove(none.c_str());
+  return out;
+}
+
+// Root task 1 creates A (id 2, out x) and B (id 3, out y) at 0, waits from
+// wait_at to wait_end, then creates C (id 4, in x, in y) and waits for it.
+// Times (ns): A runs 10..110 (100 of work), B as `b_run` says (thread,
+// from, to), C 50 of work.
+struct run_at {
+  uint16_t thread;
+  uint64_t from, to;
+};
+trace_builder two_then_join(uint64_t wait_at, uint64_t wait_end, run_at b_run) {
+  const uint64_t x = 0x10, y = 0x20;
+  trace_builder b;
+  b.root(0, 1, 0);
+  b.create(0, 0, 2, 1, {{x, dep_mode::out}});
+  b.create(0, 0, 3, 1, {{y, dep_mode::out}});
+  b.wait_begin(0, wait_at, 1, wt::wait_kind::taskwait);
+  b.run(1, 10, 110, 2);
+  b.run(b_run.thread, b_run.from, b_run.to, 3);
+  b.wait_end(0, wait_end, 1, wt::wait_kind::taskwait);
+  b.create(0, wait_end, 4, 1, {{x, dep_mode::in}, {y, dep_mode::in}});
+  b.wait_begin(0, wait_end, 1, wt::wait_kind::taskwait);
+  b.run(1, wait_end + 10, wait_end + 60, 4);
+  b.wait_end(0, wait_end + 100, 1, wt::wait_kind::taskwait);
+  b.end(0, wait_end + 100, 1);
+  return b;
+}
+
 // sw with a calibration file: spawn 10 + 5/dep, schedule 7, finish 20 +
-// 3/dep, taskwait 11. 2 cores; root creates A (out x, 100), B (in x, 50),
-// then waits. The root (an implicit task) is neither scheduled nor finished.
+// 3/dep, taskwait 11, remote 40. 2 cores; root creates A (out
+// x, 100), B (in x, 50), then waits. The root (an implicit task) is neither
+// scheduled nor finished. B's predecessor A is ready but not started when B
+// is spawned (A starts once the root's spawn of B is under way): no remote
+// charge.
 //  A's spawn 0..15 (A ready; core 1: schedule to 22, body to 122, finish 23
 //  -> complete at 145); B's spawn 15..30; taskwait cost 30..41, then it
 //  waits. B ready at 145, made ready by A's completion on core 1, which is
@@ -307,14 +364,7 @@ TEST(SimSchedule, SerializedChildThatStallsAtOnceIsSerializedInTurn) {
 //  cost (a hand-off to another core, which A paid): body 145..195, finish
 //  to 218. The root resumes and ends at 218 (225 if B paid the schedule).
 TEST(SimSchedule, SwModelFromCalibrationFile) {
-  std::string path = std::string(::testing::TempDir()) + "weft_sim_calib_" +
-                     std::to_string(getpid()) + ".json";
-  {
-    std::ofstream f(path);
-    f << R"({"spawn_base_ns": 10, "spawn_per_dep_ns": 5, "schedule_ns": 7,
-             "finish_base_ns": 20, "finish_per_dep_ns": 3,
-             "taskwait_ns": 11})";
-  }
+  std::string path = write_calibration("file", 40);
   const uint64_t x = 0x10;
   auto b = fork_join(
       {{2, 0, 100, {{x, dep_mode::out}}}, {3, 0, 50, {{x, dep_mode::in}}}}, 0,
@@ -329,6 +379,81 @@ TEST(SimSchedule, SwModelFromCalibrationFile) {
               std::string::npos)
         << e.what();
   }
+}
+
+// sw's remote charge (40 here), 2 cores, a predecessor on each. Root: creates A
+// (out x, 100) and B (out y, 200), waits, creates C (in x, in y, 50), waits.
+//  A's spawn 0..15; A on core 1: schedule to 22, body to 122, finish 23 ->
+//  complete 145. B's spawn 15..30 (no predecessor); taskwait 30..41, the
+//  root suspends; B on core 0: schedule to 48, body to 248, finish to 271.
+//  The root resumes on core 0 (the core freed last) at 271. C's spawn: 10
+//  + 2 x 5 = 20, and A ran on core 1: + 40 -> 331 (B ran on core 0, the
+//  creator's: no charge). C on core 1: schedule to 338, body to 388, finish
+//  20 + 2 x 3 = 26 -> 414; the root's taskwait 331..342, it ends at 414.
+//  Without the charge: 374. On 1 core every task runs on the creator's core:
+//  A 41..171, B 171..401, C's spawn 401..421 without charge, taskwait to
+//  432, C 432..515: 515 with or without it.
+TEST(SimSchedule, SwChargesPredecessorsRunOnAnotherCore) {
+  trace_builder b = two_then_join(0, 300, {2, 10, 210});
+  EXPECT_EQ(sw_remote_and_not(b, 2), std::make_pair(414.0, 374.0));
+  EXPECT_EQ(sw_remote_and_not(b, 1), std::make_pair(515.0, 515.0));
+  // The other models charge nothing for it: ideal is the work's span.
+  EXPECT_DOUBLE_EQ(makespan(b, "ideal", 2), 250);
+}
+
+// Two predecessors on the other core pay one charge, not two. 2 cores.
+// Root: creates A (out x, 100) and B (out y, 100), works 500, waits (both
+// done by then), creates C (in x, in y, 50), waits.
+//  A's spawn 0..15; A on core 1: schedule to 22, body to 122, finish 23 ->
+//  145. B's spawn 15..30, queued; the root works 30..530. B on core 1 at
+//  145: schedule to 152, body to 252, finish to 275. The root's taskwait
+//  530..541 (no child left); C's spawn 20 + 40 -> 601 (A and B both ran on
+//  core 1: once). C on core 1: schedule to 608, body to 658, finish 26 ->
+//  684; the root's taskwait 601..612, it ends at 684 (724 charged per
+//  predecessor, 644 without the charge).
+TEST(SimSchedule, SwChargesRemotePredecessorsOncePerTask) {
+  trace_builder b = two_then_join(500, 500, {1, 120, 220});
+  EXPECT_EQ(sw_remote_and_not(b, 2), std::make_pair(684.0, 644.0));
+}
+
+// A predecessor still running on another core is charged too. 2 cores;
+// root creates A (out x, 60), works 50, creates C (in x, 50), waits.
+//  A's spawn 0..15; A on core 1: schedule to 22, body to 82, finish to 105.
+//  The root works 15..65, then spawns C while A runs on core 1: 15 + 40 ->
+//  120; A retired at 105, so C is ready at 120 and starts on core 1 with a
+//  hand-off: schedule to 127, body to 177, finish to 200 (the root's
+//  taskwait 120..131). Makespan 200. Without the charge: C's spawn 65..80,
+//  A's completion at 105 readies C on core 1, which runs it next without
+//  the schedule cost: 105..155, finish to 178.
+TEST(SimSchedule, SwChargesAPredecessorRunningOnAnotherCore) {
+  const uint64_t x = 0x10;
+  auto b = fork_join(
+      {{2, 0, 60, {{x, dep_mode::out}}}, {3, 50, 50, {{x, dep_mode::in}}}}, 50,
+      1000, 1000);
+  EXPECT_EQ(sw_remote_and_not(b, 2), std::make_pair(200.0, 178.0));
+}
+
+// A calibration written before the remote cost existed: the error names the
+// missing key and tells to re-run weft calibrate.
+TEST(SimSchedule, SwCalibrationWithoutRemoteKeyIsAnError) {
+  std::string path = std::string(::testing::TempDir()) + "weft_sim_calib_old_" +
+                     std::to_string(getpid()) + ".json";
+  {
+    std::ofstream f(path);
+    f << R"({"spawn_base_ns": 10, "spawn_per_dep_ns": 5, "schedule_ns": 7,
+             "finish_base_ns": 20, "finish_per_dep_ns": 3,
+             "taskwait_ns": 11})";
+  }
+  auto b = fork_join({{2, 0, 100, {}}}, 0, 1000, 1000);
+  try {
+    makespan(b, "sw", 2, {"calibration=" + path});
+    ADD_FAILURE() << "a calibration without spawn_remote_ns is an error";
+  } catch (const ws::error &e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("\"spawn_remote_ns\""), std::string::npos) << m;
+    EXPECT_NE(m.find("run `weft calibrate`"), std::string::npos) << m;
+  }
+  std::remove(path.c_str());
 }
 
 // Picos at its default 80 MHz (12.5 ns a cycle), 1 core, one task A (1 dep,

@@ -19,7 +19,7 @@ import sys
 
 CAL_KEYS = ["engine", "threads", "spawn_base_ns", "spawn_per_dep_ns",
             "schedule_ns", "finish_base_ns", "finish_per_dep_ns",
-            "taskwait_ns"]
+            "taskwait_ns", "spawn_remote_ns"]
 
 
 def fail(msg):
