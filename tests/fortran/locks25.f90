@@ -3,9 +3,9 @@
 ! omp_nest_lock_kind variable ({owner, count}: the count is the upper
 ! half; nothing allocated, the neighbouring variables untouched) and is
 ! owned by a thread: nesting depths, omp_test_nest_lock's answers (0 to
-! another thread), the same thread nesting it from two tasks, and a
-! counter incremented by every thread under it (exact); the simple lock
-! at OMP_1.0 is the OMP_3.0 one.
+! another thread), another thread's set waiting for the holder, the same
+! thread nesting it from two tasks, and a counter incremented by every
+! thread under it (exact); the simple lock at OMP_1.0 is the OMP_3.0 one.
 program locks25
   use omp_lib
   use, intrinsic :: iso_c_binding, only: c_int32_t
@@ -59,6 +59,8 @@ program locks25
   integer(omp_nest_lock_kind) :: vars(3)
   integer(omp_lock_kind) :: lck
   integer :: n, i, refused, fresh, in_task, in_child, after_child
+  integer :: released, seen_released
+  double precision :: t0
   integer, volatile :: counter
   integer :: inside, overlaps
 
@@ -100,6 +102,33 @@ program locks25
   !$omp end parallel
   call check(refused == 0, 'omp_test_nest_lock by another thread: 0')
   call check(fresh == 1, 'omp_test_nest_lock on a free lock: 1')
+
+  ! Another thread's omp_set_nest_lock returns only once the holder has
+  ! released it (the holder waits 50 ms first).
+  released = 0
+  seen_released = -1
+  !$omp parallel num_threads(n) shared(released, seen_released)
+  !$omp master
+  call f25_set_nest_lock(vars(2))
+  !$omp end master
+  !$omp barrier
+  if (omp_get_thread_num() == 1) then
+    call f25_set_nest_lock(vars(2))
+    !$omp atomic read
+    seen_released = released
+    call f25_unset_nest_lock(vars(2))
+  end if
+  !$omp master
+  t0 = omp_get_wtime()
+  do while (omp_get_wtime() - t0 < 0.05d0)
+  end do
+  !$omp atomic write
+  released = 1
+  call f25_unset_nest_lock(vars(2))
+  !$omp end master
+  !$omp end parallel
+  call check(seen_released == 1, &
+             'omp_set_nest_lock by another thread waits for the holder')
 
   ! Owned by the thread: an undeferred child task on the holder's thread
   ! nests it (under task ownership it would get 0).

@@ -1,4 +1,4 @@
-/* Checks the OpenMP 2.5 lock routines, the OMP_1.0 versions that binaries built by GCC 4.2 and older call (bound here with .symver, as such a binary's references are): the 2.5 nest lock is GCC 4.2's 8-byte {owner, count} in the user's variable (nothing written around it), owned by a thread: nesting depths and omp_test_nest_lock's answers (the new depth to the owner, 0 to other threads, 1 when free), the same thread nesting it from two different tasks, and mutual exclusion under contention (a counter incremented by every thread under the lock, exact; also with the lock held long enough that waiters sleep); the simple lock at OMP_1.0 is the OMP_3.0 lock (one variable, either version). */
+/* Checks the OpenMP 2.5 lock routines, the OMP_1.0 versions that binaries built by GCC 4.2 and older call (bound here with .symver, as such a binary's references are): the 2.5 nest lock is GCC 4.2's 8-byte {owner, count} in the user's variable (nothing written around it), owned by a thread: nesting depths and omp_test_nest_lock's answers (the new depth to the owner, 0 to other threads, 1 when free), another thread's omp_set_nest_lock waiting for the holder, the same thread nesting it from two different tasks, and mutual exclusion under contention (a counter incremented by every thread under the lock, exact; also with the lock held long enough that waiters sleep); the simple lock at OMP_1.0 is the OMP_3.0 lock (one variable, either version). */
 #include <omp.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -106,6 +106,31 @@ int main(void)
   check(1, fresh, "omp_test_nest_lock by a thread on a free lock");
   check(2, refresh, "its second omp_test_nest_lock");
   check(0, g.l.owner, "after the other thread's unsets: owner");
+
+  /* omp_set_nest_lock by another thread returns only once the holder has
+     released it (the holder waits 50 ms first). */
+  int released = 0, seen_released = -1;
+#pragma omp parallel num_threads(n)
+  {
+#pragma omp master
+    set_nest_lock_25(&g.l);
+#pragma omp barrier
+    if (omp_get_thread_num() == 1) {
+      set_nest_lock_25(&g.l);
+      seen_released = __atomic_load_n(&released, __ATOMIC_ACQUIRE);
+      unset_nest_lock_25(&g.l);
+    }
+#pragma omp master
+    {
+      double t0 = omp_get_wtime();
+      while (omp_get_wtime() - t0 < 0.05)
+        ;
+      __atomic_store_n(&released, 1, __ATOMIC_RELEASE);
+      unset_nest_lock_25(&g.l);
+    }
+  }
+  check(1, seen_released, "omp_set_nest_lock by a thread returned after the holder released it");
+  check(0, g.l.owner, "after the waiting thread's unset: owner");
 
   /* Owned by the thread, not the task: a task that the holder's task runs
      on the same thread (undeferred) nests it. Under OpenMP 3.0's task
