@@ -106,6 +106,17 @@ bool try_take_25(nest_lock_25 &l, int me, int &seen) {
   l.count = 1;
   return true;
 }
+
+// Takes the 2.5 nest lock if it is free, or nests it if me holds it: the
+// new depth; 0 when another thread holds it.
+int try_set_25(nest_lock_25 &l, int me) {
+  int o;
+  if (try_take_25(l, me, o))
+    return 1;
+  if ((o & ~kSleepers) == me)
+    return ++l.count;
+  return 0;
+}
 } // namespace
 } // namespace weft::gomp
 
@@ -185,13 +196,9 @@ WEFT_OMP_SYMVER(omp_set_nest_lock_25, omp_set_nest_lock, "OMP_1.0");
 WEFT_OMP_API void omp_set_nest_lock_25(void *lock) {
   nest_lock_25 &l = nest_25(lock);
   const int me = thread_number("omp_set_nest_lock");
+  if (try_set_25(l, me))
+    return;
   int o;
-  if (try_take_25(l, me, o))
-    return;
-  if ((o & ~kSleepers) == me) { // this thread holds it: nest
-    ++l.count;
-    return;
-  }
   for (backoff b(kLockSpin); b.pause();)
     if (l.owner.load(std::memory_order_relaxed) == 0 && try_take_25(l, me, o))
       return;
@@ -225,12 +232,5 @@ WEFT_OMP_API void omp_unset_nest_lock_25(void *lock) {
 
 WEFT_OMP_SYMVER(omp_test_nest_lock_25, omp_test_nest_lock, "OMP_1.0");
 WEFT_OMP_API int omp_test_nest_lock_25(void *lock) {
-  nest_lock_25 &l = nest_25(lock);
-  const int me = thread_number("omp_test_nest_lock");
-  int o;
-  if (try_take_25(l, me, o))
-    return 1;
-  if ((o & ~kSleepers) == me)
-    return ++l.count;
-  return 0;
+  return try_set_25(nest_25(lock), thread_number("omp_test_nest_lock"));
 }

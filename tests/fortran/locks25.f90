@@ -54,7 +54,8 @@ program locks25
   end interface
   integer :: failures = 0
   integer, parameter :: iters = 20000
-  integer(omp_nest_lock_kind), parameter :: guard = 4242424242_omp_nest_lock_kind
+  integer(omp_nest_lock_kind), parameter :: guard = &
+    4242424242_omp_nest_lock_kind
   ! The lock is vars(2); vars(1) and vars(3) must keep the guard.
   integer(omp_nest_lock_kind) :: vars(3)
   integer(omp_lock_kind) :: lck
@@ -67,19 +68,21 @@ program locks25
   n = max(env_threads(), 2)
   vars = guard
   call f25_init_nest_lock(vars(2))
-  call check(all(halves(vars(2)) == 0), 'after init: owner and count 0')
+  call check(half(vars(2), 1) == 0 .and. half(vars(2), 2) == 0, &
+             'after init: owner and count 0')
   do i = 1, 3
     call f25_set_nest_lock(vars(2))
-    call check(count_of(vars(2)) == i, 'count after omp_set_nest_lock')
+    call check(half(vars(2), 2) == i, 'count after omp_set_nest_lock')
   end do
-  call check(owner_of(vars(2)) /= 0, 'a held lock has an owner')
+  call check(half(vars(2), 1) /= 0, 'a held lock has an owner')
   call check(f25_test_nest_lock(vars(2)) == 4, &
              'omp_test_nest_lock by the owner after 3 sets: 4')
   do i = 3, 0, -1
     call f25_unset_nest_lock(vars(2))
-    call check(count_of(vars(2)) == i, 'count after omp_unset_nest_lock')
+    call check(half(vars(2), 2) == i, 'count after omp_unset_nest_lock')
   end do
-  call check(all(halves(vars(2)) == 0), 'after the last unset: free')
+  call check(half(vars(2), 1) == 0 .and. half(vars(2), 2) == 0, &
+             'after the last unset: free')
 
   ! Another thread is refused while the master holds it.
   refused = -1
@@ -139,12 +142,12 @@ program locks25
   !$omp single
   !$omp task shared(in_task, in_child, after_child)
   call f25_set_nest_lock(vars(2))
-  in_task = count_of(vars(2))
+  in_task = half(vars(2), 2)
   !$omp task if(.false.) shared(in_child)
   in_child = f25_test_nest_lock(vars(2))
   if (in_child > 0) call f25_unset_nest_lock(vars(2))
   !$omp end task
-  after_child = count_of(vars(2))
+  after_child = half(vars(2), 2)
   call f25_unset_nest_lock(vars(2))
   !$omp end task
   !$omp taskwait
@@ -173,7 +176,8 @@ program locks25
   !$omp end parallel
   call check(counter == n * iters .and. overlaps == 0, &
              'counter under the 2.5 nest lock')
-  call check(all(halves(vars(2)) == 0), 'after the contention: free')
+  call check(half(vars(2), 1) == 0 .and. half(vars(2), 2) == 0, &
+             'after the contention: free')
   call f25_destroy_nest_lock(vars(2))
   call check(vars(1) == guard .and. vars(3) == guard, &
              'the variables around the nest lock untouched')
@@ -201,49 +205,15 @@ program locks25
   call finish('locks25')
 contains
   include 'checks.inc'
+  include 'exclusive.inc'
 
-  ! The 2.5 nest lock's {owner, count} (x86-64: little-endian halves).
-  function halves(v)
+  ! Half k of the 2.5 nest lock's {owner, count} (x86-64: little-endian,
+  ! owner first).
+  integer function half(v, k)
     integer(omp_nest_lock_kind), intent(in) :: v
-    integer(c_int32_t) :: halves(2)
-    halves = transfer(v, halves)
-  end function halves
-
-  integer function owner_of(v)
-    integer(omp_nest_lock_kind), intent(in) :: v
+    integer, intent(in) :: k
     integer(c_int32_t) :: h(2)
-    h = halves(v)
-    owner_of = h(1)
-  end function owner_of
-
-  integer function count_of(v)
-    integer(omp_nest_lock_kind), intent(in) :: v
-    integer(c_int32_t) :: h(2)
-    h = halves(v)
-    count_of = h(2)
-  end function count_of
-
-  ! counter = counter + 1 with a window between the read and the write,
-  ! counting in overlaps the entries that found another thread inside.
-  subroutine exclusive_bump(counter, inside, overlaps)
-    integer, intent(inout) :: counter, inside, overlaps
-    integer :: before, v, k
-    integer, volatile :: spin
-    !$omp atomic capture
-    before = inside
-    inside = inside + 1
-    !$omp end atomic
-    if (before /= 0) then
-      !$omp atomic
-      overlaps = overlaps + 1
-    end if
-    v = counter
-    spin = 0
-    do k = 1, 20
-      spin = spin + 1
-    end do
-    counter = v + 1
-    !$omp atomic
-    inside = inside - 1
-  end subroutine exclusive_bump
+    h = transfer(v, h)
+    half = h(k)
+  end function half
 end program locks25
