@@ -14,6 +14,9 @@
 // (16 bytes) does not, so the Fortran variable holds a pointer to one that
 // omp_init_nest_lock_ allocates and omp_destroy_nest_lock_ frees (libgomp's
 // mapping too, so a program's variables look the same under both).
+// At OMP_1.0 (OpenMP 2.5, binaries built by GCC 4.2 and older) the simple
+// lock is the same; the 2.5 nest lock (8 bytes) fits and lives in the
+// variable, nothing allocated.
 #include "gomp.hpp"
 #include "omp_api.hpp"
 
@@ -70,7 +73,8 @@ template <std::size_t Size, std::size_t Kind> struct fortran_lock {
 };
 using simple_lock = fortran_lock<kOmpLockSize, kFortranLockKind>;
 using nest_lock = fortran_lock<kOmpNestLockSize, kFortranNestLockKind>;
-static_assert(simple_lock::direct && !nest_lock::direct,
+using nest_lock_25 = fortran_lock<kOmpNestLock25Size, kFortranNestLockKind>;
+static_assert(simple_lock::direct && !nest_lock::direct && nest_lock_25::direct,
               "the lock mapping described above");
 
 int to_int(int64_t v) {
@@ -122,6 +126,34 @@ WEFT_OMP_API void omp_unset_nest_lock_(void *var) {
 }
 WEFT_OMP_API int32_t omp_test_nest_lock_(void *var) {
   return omp_test_nest_lock(nest_lock::get(var, "omp_test_nest_lock_"));
+}
+
+// OpenMP 2.5 (OMP_1.0).
+WEFT_OMP_SAME_AT_OMP_1_0(void, omp_init_lock_)
+WEFT_OMP_SAME_AT_OMP_1_0(void, omp_destroy_lock_)
+WEFT_OMP_SAME_AT_OMP_1_0(void, omp_set_lock_)
+WEFT_OMP_SAME_AT_OMP_1_0(void, omp_unset_lock_)
+WEFT_OMP_SAME_AT_OMP_1_0(int32_t, omp_test_lock_)
+WEFT_OMP_SYMVER(omp_init_nest_lock__25, omp_init_nest_lock_, "OMP_1.0");
+WEFT_OMP_API void omp_init_nest_lock__25(void *var) {
+  omp_init_nest_lock_25(nest_lock_25::init(var, "omp_init_nest_lock_"));
+}
+WEFT_OMP_SYMVER(omp_destroy_nest_lock__25, omp_destroy_nest_lock_, "OMP_1.0");
+WEFT_OMP_API void omp_destroy_nest_lock__25(void *var) {
+  omp_destroy_nest_lock_25(nest_lock_25::get(var, "omp_destroy_nest_lock_"));
+  nest_lock_25::destroy(var);
+}
+WEFT_OMP_SYMVER(omp_set_nest_lock__25, omp_set_nest_lock_, "OMP_1.0");
+WEFT_OMP_API void omp_set_nest_lock__25(void *var) {
+  omp_set_nest_lock_25(nest_lock_25::get(var, "omp_set_nest_lock_"));
+}
+WEFT_OMP_SYMVER(omp_unset_nest_lock__25, omp_unset_nest_lock_, "OMP_1.0");
+WEFT_OMP_API void omp_unset_nest_lock__25(void *var) {
+  omp_unset_nest_lock_25(nest_lock_25::get(var, "omp_unset_nest_lock_"));
+}
+WEFT_OMP_SYMVER(omp_test_nest_lock__25, omp_test_nest_lock_, "OMP_1.0");
+WEFT_OMP_API int32_t omp_test_nest_lock__25(void *var) {
+  return omp_test_nest_lock_25(nest_lock_25::get(var, "omp_test_nest_lock_"));
 }
 
 // ---- threads, teams, levels -------------------------------------------------

@@ -8,13 +8,32 @@
 #include <cstdint>
 
 // The sizes of the C lock types (GCC's Linux layouts, lock.cpp): a 4-byte
-// futex word, and a 16-byte {word, count, owner}.
+// futex word, a 16-byte {word, count, owner}, and OpenMP 2.5's nest lock
+// (the OMP_1.0 entry points): an 8-byte {owner, count}.
 namespace weft::gomp {
 inline constexpr std::size_t kOmpLockSize = 4;
 inline constexpr std::size_t kOmpNestLockSize = 16;
+inline constexpr std::size_t kOmpNestLock25Size = 8;
 } // namespace weft::gomp
 
 #define WEFT_OMP_API extern "C" __attribute__((visibility("default")))
+
+// Exports the function impl as name at the non-default version (a
+// "(version) name" line of libgomp.symbols: name@version, as libgomp keeps
+// the OpenMP 2.5 lock routines at OMP_1.0). It replaces the weak stub
+// src/gomp/gen_abi.py generates for that line; impl itself stays local (the
+// version script does not list it).
+#define WEFT_OMP_SYMVER(impl, name, version)                                   \
+  __asm__(".symver " #impl ", " #name "@" version)
+// name@OMP_1.0 calls name (void name(void *) or ret name(void *)), as
+// libgomp's simple locks are one function at both versions. A function of
+// its own (no_icf: not merged with name): ld takes a symbol and its .symver
+// name at one address for a renamed symbol and drops name@@OMP_3.0.
+#define WEFT_OMP_SAME_AT_OMP_1_0(ret, name)                                    \
+  WEFT_OMP_SYMVER(name##_omp_1_0, name, "OMP_1.0");                            \
+  WEFT_OMP_API __attribute__((no_icf)) ret name##_omp_1_0(void *lock) {        \
+    return name(lock);                                                         \
+  }
 
 // Threads, teams, levels.
 WEFT_OMP_API int omp_get_thread_num(void);
@@ -97,3 +116,10 @@ WEFT_OMP_API void omp_destroy_nest_lock(void *lock);
 WEFT_OMP_API void omp_set_nest_lock(void *lock);
 WEFT_OMP_API void omp_unset_nest_lock(void *lock);
 WEFT_OMP_API int omp_test_nest_lock(void *lock);
+// OpenMP 2.5's nest lock (owned by a thread), exported as omp_*_nest_lock
+// at OMP_1.0: lock points to kOmpNestLock25Size bytes.
+WEFT_OMP_API void omp_init_nest_lock_25(void *lock);
+WEFT_OMP_API void omp_destroy_nest_lock_25(void *lock);
+WEFT_OMP_API void omp_set_nest_lock_25(void *lock);
+WEFT_OMP_API void omp_unset_nest_lock_25(void *lock);
+WEFT_OMP_API int omp_test_nest_lock_25(void *lock);

@@ -148,24 +148,7 @@ program locks
   call finish('locks')
 contains
   include 'checks.inc'
-
-  ! The body of a lock's critical section: bump(counter), counting in
-  ! overlaps the entries that found another thread inside.
-  subroutine exclusive_bump(counter, inside, overlaps)
-    integer, intent(inout) :: counter, inside, overlaps
-    integer :: before
-    !$omp atomic capture
-    before = inside
-    inside = inside + 1
-    !$omp end atomic
-    if (before /= 0) then
-      !$omp atomic
-      overlaps = overlaps + 1
-    end if
-    call bump(counter)
-    !$omp atomic
-    inside = inside - 1
-  end subroutine exclusive_bump
+  include 'exclusive.inc'
 
   ! In a region whose master holds lck: every other thread's omp_test_lock
   ! must fail (counted in bad).
@@ -181,19 +164,4 @@ contains
     end if
     !$omp barrier
   end subroutine others_refused
-
-
-  ! counter = counter + 1 with a window between the read and the write,
-  ! so that a lock that does not exclude loses increments.
-  subroutine bump(c)
-    integer, intent(inout) :: c
-    integer :: v, k
-    integer, volatile :: spin
-    v = c
-    spin = 0
-    do k = 1, 50
-      spin = spin + 1
-    end do
-    c = v + 1
-  end subroutine bump
 end program locks
