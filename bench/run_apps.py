@@ -210,6 +210,7 @@ def main():
         print("warning: other work keeps %.1f of %d CPUs busy: the times "
               "will be noisy" % (busy, os.cpu_count() or 0), file=sys.stderr)
 
+    transfer_before = benchlib.line_transfer(bindir)
     runner = AppRunner(args.timeout, bindir, libomp, weft)
     runner.total = len(rows) * len(runtimes) * args.reps * \
         len(benchlib.neighbour_modes(args))
@@ -293,6 +294,8 @@ def main():
           "the parallel part; x/weft above 1: weft is faster)"
           % (args.threads, args.reps))
     benchlib.print_table(head, table, left=(0, 1, 2))
+    print(benchlib.line_transfer_note(transfer_before,
+                                      benchlib.line_transfer(bindir)))
     print_missed(results)
     print("results: %s" % out)
     if args.neighbour:
