@@ -185,6 +185,34 @@ def load_average():
     return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
 
 
+def line_transfer(bindir):
+    """bench/line_transfer's one-way cache-line transfer between the first
+    two CPUs, ns (median of 5 x 100,000 round trips), or None where the
+    program is missing or cannot measure (one CPU)."""
+    prog = os.path.join(bindir, "line_transfer")
+    try:
+        out = subprocess.run([prog], capture_output=True, text=True,
+                             timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    for field in out.stdout.split():
+        key, _, value = field.partition("=")
+        if out.returncode == 0 and key == "line_transfer_ns":
+            return float(value)
+    return None
+
+
+def line_transfer_note(before, after):
+    """The line the drivers print under their tables: the transfer time
+    before and after the runs (line_transfer), which tells the development
+    VM's two modes apart (docs/benchmarks.md, "Two machines in one")."""
+    def ns(v):
+        return "%.1f ns" % v if v is not None else "not measured"
+    return ("cache-line transfer between two CPUs: %s before the runs, %s "
+            "after (about 25 ns: the CPUs share a core; 100 and more: two "
+            "cores; docs/benchmarks.md)" % (ns(before), ns(after)))
+
+
 def busy_cpus(seconds=1.0):
     """How many CPUs other work keeps busy, from /proc/stat over `seconds`
     (None where there is no /proc/stat)."""

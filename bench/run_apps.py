@@ -210,6 +210,7 @@ def main():
         print("warning: other work keeps %.1f of %d CPUs busy: the times "
               "will be noisy" % (busy, os.cpu_count() or 0), file=sys.stderr)
 
+    transfer_before = benchlib.line_transfer(bindir)
     runner = AppRunner(args.timeout, bindir, libomp, weft)
     runner.total = len(rows) * len(runtimes) * args.reps * \
         len(benchlib.neighbour_modes(args))
@@ -293,6 +294,8 @@ def main():
           "the parallel part; x/weft above 1: weft is faster)"
           % (args.threads, args.reps))
     benchlib.print_table(head, table, left=(0, 1, 2))
+    print(benchlib.line_transfer_note(transfer_before,
+                                      benchlib.line_transfer(bindir)))
     print_missed(results)
     print("results: %s" % out)
     if args.neighbour:
@@ -326,18 +329,14 @@ MISS_PROFILES = {
                         "weft under its own bodies' time; a runtime costing "
                         "nothing would reach 1.48x (docs/benchmarks.md, "
                         "'h264dec-fine-all: the bound, and a shorter per-task path')",
-    "h264dec-fine-on": "reachable on 2 cores (replay's ideal 1.90-1.93x over "
-                       "the bodies' 0.0647 s): 1.5x a quiet libgomp at "
-                       "0.071 s needs weft at 0.0473 s, 24 ns a task below "
-                       "its 0.0504; cutting weft's runtime instructions a task "
-                       "by 14% (1,681 -> 1,446) left its time unchanged "
-                       "(quiet: 0.049-0.050 s, 1.46x); at 2 threads the creator's "
-                       "spawn takes 295-364 ns against 79-81 at 1 (trace "
-                       "summary), stalled on predecessors' cache lines that "
-                       "the other core just closed (perf annotate of "
-                       "submit) (docs/benchmarks.md, "
-                       "'h264dec-fine-on: the bound, and the second "
-                       "reader's path')",
+    "h264dec-fine-on": "with the wide window for medium chains weft took "
+                       "0.0446-0.0456 s while the two CPUs passed a cache "
+                       "line in 25-32 ns (1.59-1.67x libgomp's 0.072-0.074), "
+                       "and 2.7-2.9x libgomp while they took 160 ns; a miss "
+                       "is a fast-mode run with libgomp at its best, or a "
+                       "run whose transfer line above changed mode "
+                       "(docs/benchmarks.md, 'h264dec-fine-on: the medium "
+                       "grain's window, and two machines in one')",
 }
 
 

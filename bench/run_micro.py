@@ -148,6 +148,7 @@ def main():
     runner.total = len(configs) * len(runtimes) * \
         len(benchlib.neighbour_modes(args))
 
+    transfer_before = benchlib.line_transfer(bindir)
     load = benchlib.load_average()
     print("task-overhead microbenchmarks: %d tasks x %d reps (+1 warm-up), "
           "threads %s, %d CPUs, load average %.2f at start%s"
@@ -203,6 +204,8 @@ def main():
         rows.append([pattern, str(deps), str(threads)] + cells +
                     [ratio] + peer_ratios + [verdict])
     benchlib.print_table(head, rows, left=(0, len(head) - 1))
+    print(benchlib.line_transfer_note(transfer_before,
+                                      benchlib.line_transfer(bindir)))
     if args.neighbour:
         print_neighbour_table(configs, runtimes, table, busy_table)
     if capped:

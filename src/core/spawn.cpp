@@ -23,12 +23,13 @@ namespace {
 // per thread (tasks in its deque, the figure libgomp uses), or when the
 // parent has more unfinished children per thread than its window:
 // kNarrowPerThread, or kWidePerThread for coarse tasks that run as chains
-// or name no dependences at all.
+// or name no dependences at all, and for medium ones that run as chains.
 // A wide window lets a creator make the tasks that still wait for a
 // predecessor well ahead, so that a chain (a block's kernels, iteration
 // after iteration) exists when its first task runs and goes on back to back
 // on that worker through immediate successors while its data is in cache;
-// for fine tasks it would only make descriptors go cold, and where the
+// for fine tasks (shorter than a hand-off: the throttle runs them in place)
+// it would only make descriptors go cold, and where the
 // tasks do not run as chains (a stencil's tasks each wait for several of
 // the previous sweep) it only costs, so they keep the narrow one. Both
 // bound memory and the dependence map. The checks come once in
@@ -66,6 +67,17 @@ inline constexpr uint64_t kDepHandOffTicks = 32;
 #else
 inline constexpr uint64_t kDepHandOffTicks = 12;
 #endif
+
+// The grain of `tasks` tasks finished in `ticks` (throttle.hpp);
+// WEFT_THROTTLE_GRAIN forces fine or coarse.
+task_grain grain_of(uint64_t ticks, uint64_t tasks) {
+  if (g_throttle_grain != throttle_grain::automatic)
+    return g_throttle_grain == throttle_grain::coarse ? task_grain::coarse
+                                                      : task_grain::fine;
+  if (ticks > kCoarseTicks * tasks)
+    return task_grain::coarse;
+  return ticks > kHandOffTicks * tasks ? task_grain::medium : task_grain::fine;
+}
 
 uint64_t team_threads(worker &w) {
   return static_cast<uint64_t>(w.current_team()->size());
@@ -116,10 +128,13 @@ inline void runtime::update_grain(worker &w) {
       w.window_ = static_cast<uint32_t>(kWidePerThread);
   } else if (fin - w.grain_finished_ >= kGrainTasks) {
     uint64_t now = grain_clock();
-    bool coarse =
-        g_throttle_grain == throttle_grain::automatic
-            ? now - w.grain_ticks_ > kCoarseTicks * (fin - w.grain_finished_)
-            : g_throttle_grain == throttle_grain::coarse;
+    task_grain grain = grain_of(now - w.grain_ticks_, fin - w.grain_finished_);
+    // Alone, nobody takes a hand-off: medium tasks are run as fine ones (a
+    // creator one window ahead keeps their descriptors warm: h264dec's
+    // 0.5 us macroblocks took 8% longer at one thread under the wide one).
+    if (grain == task_grain::medium && team_threads(w) == 1)
+      grain = task_grain::fine;
+    bool coarse = grain == task_grain::coarse;
     w.coarse_ = coarse;
     w.grain_ticks_ = now;
     w.grain_finished_ = fin;
@@ -133,7 +148,7 @@ inline void runtime::update_grain(worker &w) {
     bool ordered = w.spawned_ordered_ != w.grain_ordered_;
     w.grain_ordered_ = w.spawned_ordered_;
     w.window_ =
-        window_for(g_throttle_window, coarse, team_fin - w.team_finished_,
+        window_for(g_throttle_window, grain, team_fin - w.team_finished_,
                    team_chained - w.team_chained_, wide, probe, ordered);
     w.team_finished_ = team_fin;
     w.team_chained_ = team_chained;

@@ -68,6 +68,13 @@ inline constexpr uint64_t kWidenShare = 2;
 // interval: at its first estimate and then once in kProbeEvery.
 inline constexpr uint32_t kProbeEvery = 64;
 
+// The task grain as the throttle estimates it (runtime::update_grain: a
+// creator's time per task it finished, its spawns and waits included):
+// coarse above kCoarseTicks a task; medium above a hand-off's cost to the
+// creator (kHandOffTicks), where handing a task to another worker pays;
+// fine below it (empty tasks: the creator runs them itself).
+enum class task_grain : uint8_t { fine, medium, coarse };
+
 // The shape only matters where tasks are ordered: when none of the
 // children a creator submitted in the interval named a dependence (c-ray's
 // rows, blackscholes' or stream-barr's blocks), coarse tasks keep the wide
@@ -76,11 +83,14 @@ inline constexpr uint32_t kProbeEvery = 64;
 // idle machine jacobi's workers keep up with its creator, none of its
 // children waits, and a test on waiting widened 38% of its intervals.
 // The window for the next interval: the mode's when it is forced, else the
-// wide one only for coarse tasks (the grain estimate) that run as chains
-// (`chained` of the `finished` tasks of the interval were immediate
-// successors; `wide` is the window of the interval), when the interval is
-// a probe, or when none of them named a dependence (`ordered` false).
-constexpr uint32_t window_for(throttle_window mode, bool coarse,
+// wide one for coarse tasks that run as chains (`chained` of the
+// `finished` tasks of the interval were immediate successors; `wide` is
+// the window of the interval), when the interval is a probe, or when none
+// of them named a dependence (`ordered` false); and for medium tasks that
+// run as chains (h264dec's 0.5 us macroblocks: under the narrow window the
+// creator, one row ahead, runs a sixth of them itself and its spawns wait
+// while the other worker idles; docs/benchmarks.md).
+constexpr uint32_t window_for(throttle_window mode, task_grain grain,
                               uint64_t finished, uint64_t chained, bool wide,
                               bool probe, bool ordered) {
   if (mode == throttle_window::wide)
@@ -89,9 +99,10 @@ constexpr uint32_t window_for(throttle_window mode, bool coarse,
     return static_cast<uint32_t>(kNarrowPerThread);
   bool chains =
       finished != 0 && chained * (wide ? kStayShare : kWidenShare) >= finished;
-  return static_cast<uint32_t>(
-      coarse && (chains || (!wide && probe) || !ordered) ? kWidePerThread
-                                                         : kNarrowPerThread);
+  bool wide_next = grain == task_grain::coarse
+                       ? chains || (!wide && probe) || !ordered
+                       : grain == task_grain::medium && chains;
+  return static_cast<uint32_t>(wide_next ? kWidePerThread : kNarrowPerThread);
 }
 
 // A throttled creator whose in-place tasks cost it less than handing them

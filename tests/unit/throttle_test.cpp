@@ -2,9 +2,10 @@
 // signals: the task grain, the share of the team's tasks that ran as
 // immediate successors, the window of the interval and whether it is a
 // probe. The wide window is for coarse tasks that run as chains
-// (stream-deps: 90% chained under it); coarse tasks that do not (jacobi:
-// about 10%) and fine tasks keep the narrow one, unless their tasks do not
-// wait for predecessors (then the grain alone decides); WEFT_THROTTLE_WINDOW
+// (stream-deps: 90% chained under it) and for medium ones that do
+// (h264dec's 0.5 us macroblocks); coarse tasks that do not (jacobi: about
+// 10%) and fine tasks keep the narrow one, unless coarse tasks do not wait
+// for predecessors (then the grain alone decides); WEFT_THROTTLE_WINDOW
 // forces either.
 #include "core/throttle.hpp"
 
@@ -18,43 +19,46 @@ namespace {
 constexpr uint32_t kWide = static_cast<uint32_t>(kWidePerThread);
 constexpr uint32_t kNarrow = static_cast<uint32_t>(kNarrowPerThread);
 constexpr throttle_window kAuto = throttle_window::automatic;
+constexpr task_grain kFine = task_grain::fine;
+constexpr task_grain kMedium = task_grain::medium;
+constexpr task_grain kCoarse = task_grain::coarse;
 
 TEST(ThrottleWindow, WideWindowIsWider) { EXPECT_GT(kWide, kNarrow); }
 
 TEST(ThrottleWindow, CoarseChainsKeepTheWideWindow) {
   // stream-deps (90%), h264dec (96%), sparselu and kmeans (about half),
   // rot-cc (a third) under the wide window.
-  EXPECT_EQ(window_for(kAuto, true, 64, 58, true, false, true), kWide);
-  EXPECT_EQ(window_for(kAuto, true, 100, 50, true, false, true), kWide);
-  EXPECT_EQ(window_for(kAuto, true, 100, 32, true, false, true), kWide);
+  EXPECT_EQ(window_for(kAuto, kCoarse, 64, 58, true, false, true), kWide);
+  EXPECT_EQ(window_for(kAuto, kCoarse, 100, 50, true, false, true), kWide);
+  EXPECT_EQ(window_for(kAuto, kCoarse, 100, 32, true, false, true), kWide);
 }
 
 TEST(ThrottleWindow, CoarseTasksThatDoNotChainLoseTheWideWindow) {
   // jacobi under the wide window: coarse (6-11 us per task), 10% chained.
-  EXPECT_EQ(window_for(kAuto, true, 100, 11, true, false, true), kNarrow);
-  EXPECT_EQ(window_for(kAuto, true, 64, 0, true, false, true), kNarrow);
+  EXPECT_EQ(window_for(kAuto, kCoarse, 100, 11, true, false, true), kNarrow);
+  EXPECT_EQ(window_for(kAuto, kCoarse, 64, 0, true, false, true), kNarrow);
   // A probe does not extend a wide interval.
-  EXPECT_EQ(window_for(kAuto, true, 100, 11, true, true, true), kNarrow);
+  EXPECT_EQ(window_for(kAuto, kCoarse, 100, 11, true, true, true), kNarrow);
 }
 
 TEST(ThrottleWindow, TheSharesDecideAtTheirThresholds) {
   const uint64_t stay = 64 * kStayShare, widen = 64 * kWidenShare;
-  EXPECT_EQ(window_for(kAuto, true, stay, 64, true, false, true), kWide);
-  EXPECT_EQ(window_for(kAuto, true, stay, 63, true, false, true), kNarrow);
-  EXPECT_EQ(window_for(kAuto, true, widen, 64, false, false, true), kWide);
-  EXPECT_EQ(window_for(kAuto, true, widen, 63, false, false, true), kNarrow);
+  EXPECT_EQ(window_for(kAuto, kCoarse, stay, 64, true, false, true), kWide);
+  EXPECT_EQ(window_for(kAuto, kCoarse, stay, 63, true, false, true), kNarrow);
+  EXPECT_EQ(window_for(kAuto, kCoarse, widen, 64, false, false, true), kWide);
+  EXPECT_EQ(window_for(kAuto, kCoarse, widen, 63, false, false, true), kNarrow);
   // Widening asks for more than staying wide (hysteresis).
   EXPECT_GT(kStayShare, kWidenShare);
 }
 
 TEST(ThrottleWindow, NarrowCoarseTasksWidenOnlyOnChainsOrAProbe) {
   // jacobi's noisier narrow intervals (up to a third chained) stay narrow.
-  EXPECT_EQ(window_for(kAuto, true, 96, 32, false, false, true), kNarrow);
-  EXPECT_EQ(window_for(kAuto, true, 64, 0, false, false, true), kNarrow);
+  EXPECT_EQ(window_for(kAuto, kCoarse, 96, 32, false, false, true), kNarrow);
+  EXPECT_EQ(window_for(kAuto, kCoarse, 64, 0, false, false, true), kNarrow);
   // A probe widens whatever the share (stream-deps at one thread chains
   // under 10% of its tasks under the narrow window).
-  EXPECT_EQ(window_for(kAuto, true, 64, 0, false, true, true), kWide);
-  EXPECT_EQ(window_for(kAuto, true, 64, 40, false, false, true), kWide);
+  EXPECT_EQ(window_for(kAuto, kCoarse, 64, 0, false, true, true), kWide);
+  EXPECT_EQ(window_for(kAuto, kCoarse, 64, 40, false, false, true), kWide);
 }
 
 TEST(ThrottleWindow, WithoutOrderedTasksTheGrainAloneDecides) {
@@ -62,34 +66,49 @@ TEST(ThrottleWindow, WithoutOrderedTasksTheGrainAloneDecides) {
   // tasks keep the wide window, fine ones the narrow one.
   for (bool wide : {false, true})
     for (bool probe : {false, true}) {
-      EXPECT_EQ(window_for(kAuto, true, 64, 0, wide, probe, false), kWide);
-      EXPECT_EQ(window_for(kAuto, false, 64, 0, wide, probe, false), kNarrow);
+      EXPECT_EQ(window_for(kAuto, kCoarse, 64, 0, wide, probe, false), kWide);
+      EXPECT_EQ(window_for(kAuto, kFine, 64, 0, wide, probe, false), kNarrow);
     }
 }
 
 TEST(ThrottleWindow, NoTaskFinishedIsNoChain) {
-  EXPECT_EQ(window_for(kAuto, true, 0, 0, true, false, true), kNarrow);
-  EXPECT_EQ(window_for(kAuto, true, 0, 0, false, false, true), kNarrow);
+  EXPECT_EQ(window_for(kAuto, kCoarse, 0, 0, true, false, true), kNarrow);
+  EXPECT_EQ(window_for(kAuto, kCoarse, 0, 0, false, false, true), kNarrow);
 }
 
 TEST(ThrottleWindow, FineTasksKeepTheNarrowWindowEvenAsChains) {
   for (bool wide : {false, true})
     for (bool probe : {false, true}) {
-      EXPECT_EQ(window_for(kAuto, false, 64, 64, wide, probe, true), kNarrow);
-      EXPECT_EQ(window_for(kAuto, false, 64, 0, wide, probe, true), kNarrow);
+      EXPECT_EQ(window_for(kAuto, kFine, 64, 64, wide, probe, true), kNarrow);
+      EXPECT_EQ(window_for(kAuto, kFine, 64, 0, wide, probe, true), kNarrow);
     }
 }
 
+TEST(ThrottleWindow, MediumTasksTakeTheWideWindowOnlyAsChains) {
+  // h264dec's macroblocks of 300 rounds (about 1,650 ticks a task on the
+  // creator, 82% chained): wide, and they keep it at the stay share.
+  EXPECT_EQ(window_for(kAuto, kMedium, 64, 52, false, false, true), kWide);
+  EXPECT_EQ(window_for(kAuto, kMedium, 64, 16, true, false, true), kWide);
+  EXPECT_EQ(window_for(kAuto, kMedium, 64, 15, true, false, true), kNarrow);
+  // Not chains: narrow, and neither a probe nor unordered tasks widen
+  // them (those are the coarse grain's reasons).
+  for (bool wide : {false, true})
+    for (bool probe : {false, true})
+      for (bool ordered : {false, true})
+        EXPECT_EQ(window_for(kAuto, kMedium, 64, 0, wide, probe, ordered),
+                  kNarrow);
+}
+
 TEST(ThrottleWindow, TheSettingOverridesEverySignal) {
-  for (bool coarse : {false, true})
+  for (task_grain grain : {kFine, kMedium, kCoarse})
     for (uint64_t chained : {uint64_t{0}, uint64_t{64}})
       for (bool wide : {false, true})
         for (bool probe : {false, true})
           for (bool ordered : {false, true}) {
-            EXPECT_EQ(window_for(throttle_window::wide, coarse, 64, chained,
+            EXPECT_EQ(window_for(throttle_window::wide, grain, 64, chained,
                                  wide, probe, ordered),
                       kWide);
-            EXPECT_EQ(window_for(throttle_window::narrow, coarse, 64, chained,
+            EXPECT_EQ(window_for(throttle_window::narrow, grain, 64, chained,
                                  wide, probe, ordered),
                       kNarrow);
           }
