@@ -302,6 +302,17 @@ int export_perfetto_file(const trace_options &o) {
   return 0;
 }
 
+// The p-th percentile of v by nearest rank (the smallest value with at
+// least p% of v at or below it), 0 for none; reorders v.
+uint64_t nearest_rank(std::vector<uint64_t> &v, unsigned p) {
+  if (v.empty())
+    return 0;
+  std::size_t rank = (v.size() * p + 99) / 100; // 1-based, rounded up
+  auto nth = v.begin() + static_cast<std::ptrdiff_t>(rank ? rank - 1 : 0);
+  std::nth_element(v.begin(), nth, v.end());
+  return *nth;
+}
+
 int summary(const trace_options &o) {
   loaded l;
   if (!load("summary", o.file, l))
@@ -324,12 +335,12 @@ int summary(const trace_options &o) {
       if (g.steps[n.first_step + s].type == trace::step_kind::work)
         work_ns += g.steps[n.first_step + s].value;
   }
-  std::array<uint64_t, 4> ov_n{}, ov_ns{};
+  // Each overhead kind's segment lengths: a mean alone hides the split
+  // between cheap local spawns and the few that wait for another core.
+  std::array<std::vector<uint64_t>, 4> ov;
   for (const trace::record &r : d.records)
-    if (r.type == trace::kind::overhead && r.sub >= 1 && r.sub <= 3) {
-      ++ov_n[r.sub];
-      ov_ns[r.sub] += r.arg;
-    }
+    if (r.type == trace::kind::overhead && r.sub >= 1 && r.sub <= 3)
+      ov[r.sub].push_back(r.arg);
   // Placement decisions per (handling scheduler, chosen leaf).
   std::map<std::pair<uint32_t, uint32_t>, uint64_t> placed;
   uint64_t placements = 0;
@@ -360,12 +371,18 @@ int summary(const trace_options &o) {
               "%.3f ms\n",
               static_cast<double>(task_ns) / 1e6,
               static_cast<double>(work_ns) / 1e6);
-  for (int k = 1; k <= 3; ++k)
-    std::printf("overhead  %-9s %10" PRIu64 " segments %12.3f ms %9.1f ns "
-                "mean\n",
-                trace::name(static_cast<trace::overhead_kind>(k)), ov_n[k],
-                static_cast<double>(ov_ns[k]) / 1e6,
-                ov_n[k] ? static_cast<double>(ov_ns[k]) / ov_n[k] : 0.0);
+  for (int k = 1; k <= 3; ++k) {
+    std::vector<uint64_t> &v = ov[k];
+    uint64_t sum = 0;
+    for (uint64_t x : v)
+      sum += x;
+    std::printf("overhead  %-9s %10zu segments %12.3f ms %9.1f ns mean "
+                "%8" PRIu64 " median %8" PRIu64 " p90\n",
+                trace::name(static_cast<trace::overhead_kind>(k)), v.size(),
+                static_cast<double>(sum) / 1e6,
+                v.empty() ? 0.0 : static_cast<double>(sum) / v.size(),
+                nearest_rank(v, 50), nearest_rank(v, 90));
+  }
   for (int k = 1; k <= 4; ++k)
     std::printf("wait      %-11s %8" PRIu64 " waits %15.3f ms\n",
                 trace::name(static_cast<trace::wait_kind>(k)), wait_n[k],

@@ -4,6 +4,7 @@
 #include "run_command.hpp"
 #include "trace/read/trace_graph.hpp"
 #include "trace/read/trace_reader.hpp"
+#include "trace_builder.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -12,8 +13,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -69,6 +72,44 @@ TEST_P(omp_run, TraceHasTheRegionImplicitTasksAndTheDiamond) {
   EXPECT_NE(s.output.find("4 explicit, 3 implicit"), std::string::npos)
       << s.output;
   std::remove(path.c_str());
+}
+
+// The summary gives each overhead kind's mean, median and 90th
+// percentile (nearest rank): ten spawns of 100 ns but one of 500 and one
+// of 1000 have a mean of 230, a median of 100 and a p90 of 500.
+TEST(TraceSummary, OverheadHasMeanMedianAndP90) {
+  trace_test::trace_builder b;
+  b.root(0, 1, 0);
+  const uint64_t lengths[] = {100, 100, 1000, 100, 100,
+                              500, 100, 100,  100, 100};
+  uint64_t t = 10;
+  for (uint64_t i = 0; i < 10; ++i) {
+    b.create(0, t, 2 + i, 1);
+    b.overhead(0, t, lengths[i], trace::overhead_kind::spawn, 2 + i);
+    t += 2000;
+  }
+  for (uint64_t i = 0; i < 10; ++i)
+    b.run(1, t + 10 * i, t + 10 * i + 5, 2 + i);
+  b.end(0, t + 200, 1);
+  std::string path = b.write();
+  result s = run(std::string(WEFT_CLI) + " trace summary " + path);
+  std::remove(path.c_str());
+  ASSERT_EQ(s.status, 0) << s.output;
+  std::string line;
+  for (std::size_t at = 0; at < s.output.size();) {
+    std::size_t nl = s.output.find('\n', at);
+    std::string l = s.output.substr(at, nl - at);
+    if (l.rfind("overhead  spawn", 0) == 0)
+      line = l;
+    at = nl == std::string::npos ? s.output.size() : nl + 1;
+  }
+  ASSERT_FALSE(line.empty()) << s.output;
+  std::istringstream in(line);
+  std::vector<std::string> w{std::istream_iterator<std::string>(in), {}};
+  const std::vector<std::string> want = {
+      "overhead", "spawn", "10",  "segments", "0.002", "ms", "230.0",
+      "ns",       "mean",  "100", "median",   "500",   "p90"};
+  EXPECT_EQ(w, want) << line;
 }
 
 INSTANTIATE_TEST_SUITE_P(engines, omp_run,
