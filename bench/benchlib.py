@@ -209,7 +209,7 @@ def line_transfer_note(before, after):
     def ns(v):
         return "%.1f ns" % v if v is not None else "not measured"
     return ("cache-line transfer between two CPUs: %s before the runs, %s "
-            "after (about 25 ns: the CPUs share a core; 100 and more: two "
+            "after (25-40 ns: the CPUs share a core; 150 and more: two "
             "cores; docs/benchmarks.md)" % (ns(before), ns(after)))
 
 

@@ -20,7 +20,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <thread>
+#include <cstdlib>
 #include <vector>
 
 namespace {
@@ -32,18 +32,42 @@ bool pin(int cpu) {
   return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
 }
 
+struct echo_args {
+  std::atomic<long> *line;
+  long trips;
+};
+
+// The second thread: answers each odd value with the next even one.
+void *echo(void *p) {
+  echo_args &a = *static_cast<echo_args *>(p);
+  for (long v = 1; v < 2 * a.trips; v += 2) {
+    while (a.line->load(std::memory_order_acquire) != v) {
+    }
+    a.line->store(v + 1, std::memory_order_release);
+  }
+  return nullptr;
+}
+
 // ns one way over `trips` round trips between the calling thread on cpu a
-// and a second thread on cpu b.
+// and a second thread on cpu b. The second thread starts on b (created
+// with that affinity, not pinning itself once running: under a real-time
+// policy, a thread that inherited the caller's cpu a would never run there
+// beside the spinning caller).
 double measure(int a, int b, long trips) {
   alignas(64) std::atomic<long> line{0};
-  std::thread echo([&] {
-    pin(b);
-    for (long v = 1; v < 2 * trips; v += 2) {
-      while (line.load(std::memory_order_acquire) != v) {
-      }
-      line.store(v + 1, std::memory_order_release);
-    }
-  });
+  echo_args args{&line, trips};
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(b, &set);
+  pthread_attr_t attr;
+  pthread_t thread;
+  if (pthread_attr_init(&attr) != 0 ||
+      pthread_attr_setaffinity_np(&attr, sizeof set, &set) != 0 ||
+      pthread_create(&thread, &attr, echo, &args) != 0) {
+    std::fprintf(stderr, "line_transfer: cannot start a thread on cpu %d\n", b);
+    std::exit(1);
+  }
+  pthread_attr_destroy(&attr);
   pin(a);
   auto t0 = std::chrono::steady_clock::now();
   for (long v = 0; v < 2 * trips; v += 2) {
@@ -52,7 +76,7 @@ double measure(int a, int b, long trips) {
     }
   }
   auto t1 = std::chrono::steady_clock::now();
-  echo.join();
+  pthread_join(thread, nullptr);
   return std::chrono::duration<double, std::nano>(t1 - t0).count() /
          static_cast<double>(2 * trips);
 }
